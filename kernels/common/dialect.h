@@ -1,0 +1,57 @@
+/* plinth's portable kernel dialect. Kernels write qualifiers, ids, barriers, atomics and image
+ * parameters through these macros only, and keep to OpenCL C 1.2 with buffers (no image objects,
+ * no samplers), so that a CUDA build can map the same files through NVRTC by defining this
+ * header's macros for CUDA. */
+#ifndef PLINTH_DIALECT_H
+#define PLINTH_DIALECT_H
+
+/* Exactness: no silent fusing of a*b+c into fma; a kernel that wants fma calls it. */
+#pragma OPENCL FP_CONTRACT OFF
+
+#if defined(PLINTH_NEED_FP64)
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+#if defined(PLINTH_NEED_INT64_ATOMICS)
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#endif
+
+#define KERNEL __kernel
+#define GLOBAL __global
+#define LOCAL __local
+#define CONSTANT __constant
+#define INLINE inline
+#define RESTRICT restrict
+#define REQD_GROUP_SIZE(x, y, z) __attribute__((reqd_work_group_size(x, y, z)))
+
+/* Work-item geometry as int (images are below 2^31 elements). */
+#define GLOBAL_ID(d) ((int)get_global_id(d))
+#define LOCAL_ID(d) ((int)get_local_id(d))
+#define GROUP_ID(d) ((int)get_group_id(d))
+#define LOCAL_SIZE(d) ((int)get_local_size(d))
+#define NUM_GROUPS(d) ((int)get_num_groups(d))
+#define GLOBAL_SIZE(d) ((int)get_global_size(d))
+
+#define BARRIER_LOCAL() barrier(CLK_LOCAL_MEM_FENCE)
+#define BARRIER_ALL() barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
+
+/* Publishing data to other work-groups: store the data, DEVICE_FENCE(), then set a flag with an
+ * atomic. Readers poll the flag with ATOMIC_LOAD and read the data through volatile pointers.
+ * NVIDIA's OpenCL compiler accepts PTX, where membar.gl orders the stores for the whole GPU. */
+#if defined(PLINTH_NVIDIA)
+#define DEVICE_FENCE() __asm__ volatile("membar.gl;" ::: "memory")
+#else
+#define DEVICE_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
+#endif
+#define ATOMIC_ADD(p, v) atomic_add((p), (v))
+#define ATOMIC_XCHG(p, v) atomic_xchg((p), (v))
+#define ATOMIC_LOAD(p) atomic_or((p), 0u)
+
+/* An image argument is three kernel parameters: base pointer, offset and pitch in elements;
+ * the host side (src/core/launch.hpp) passes them in that order. */
+#define IMAGE_PARAM(T, name) GLOBAL T* RESTRICT name, int name##_offset, int name##_step
+#define CONST_IMAGE_PARAM(T, name) GLOBAL const T* RESTRICT name, int name##_offset, int name##_step
+/* Element index of row y, element x (x counts channels: pixel * channels + channel). */
+#define IMAGE_INDEX(name, x, y) ((name##_offset) + (y) * (name##_step) + (x))
+#define IMAGE_AT(name, x, y) name[IMAGE_INDEX(name, x, y)]
+
+#endif

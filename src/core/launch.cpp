@@ -1,0 +1,64 @@
+#include "core/launch.hpp"
+
+#include "plinth/error.hpp"
+
+namespace plinth::detail {
+
+std::shared_ptr<Program> get_program(const Queue& queue, std::string_view file, const BuildOptions& options) {
+  auto& q = queue_state(queue);
+  return q.context->programs.get(*q.context->device, file, options);
+}
+
+Launch::Launch(const Queue& queue, const std::shared_ptr<Program>& program, std::string_view kernel)
+    : queue_(queue_state(queue)), kernel_(program->kernel(kernel)) {}
+
+Launch& Launch::image(const DeviceImage& image) {
+  buffer(*image.buffer());
+  arg(static_cast<int>(image.offset_elements()));
+  arg(static_cast<int>(image.pitch_elements()));
+  return *this;
+}
+
+Launch& Launch::buffer(const Buffer& buffer) {
+  KernelArg a;
+  a.kind = KernelArg::Kind::buffer;
+  a.buffer = &buffer;
+  args_.push_back(a);
+  return *this;
+}
+
+Launch& Launch::local(std::size_t bytes) {
+  KernelArg a;
+  a.kind = KernelArg::Kind::local;
+  a.size = bytes;
+  args_.push_back(a);
+  return *this;
+}
+
+std::shared_ptr<EventImpl> Launch::run(const NDRange& global, std::optional<NDRange> local) {
+  std::shared_ptr<EventImpl> event = queue_.impl->launch(*kernel_, args_, global, local ? &*local : nullptr);
+  if (queue_.context->debug_sync) event->wait();
+  return event;
+}
+
+ScratchLease scratch(const Queue& queue, std::string_view key, std::size_t bytes) {
+  QueueState& q = queue_state(queue);
+  std::lock_guard lock(q.scratch_mutex);
+  auto it = q.scratch.find(key);
+  if (it == q.scratch.end()) it = q.scratch.emplace(std::string(key), Scratch{}).first;
+  Scratch& s = it->second;
+  bool fresh = false;
+  if (!s.buffer || s.buffer->size() < bytes) {
+    s.buffer = q.context->device->allocate(bytes);
+    s.epoch = 0;
+    fresh = true;
+  }
+  ++s.epoch;
+  if (s.epoch == 0 || s.epoch >= (1u << 30)) {  // wrapped: stale words could look current
+    s.epoch = 1;
+    fresh = true;
+  }
+  return {s.buffer.get(), s.epoch, fresh};
+}
+
+}  // namespace plinth::detail

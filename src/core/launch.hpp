@@ -1,0 +1,67 @@
+#pragma once
+// How an op gets a program and launches one of its kernels. An image argument expands to three
+// kernel parameters (base pointer, offset and pitch in elements), matching IMAGE_PARAM in
+// kernels/common/dialect.h.
+
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "core/backend.hpp"
+#include "core/context_state.hpp"
+#include "core/program_cache.hpp"
+#include "plinth/image.hpp"
+
+namespace plinth::detail {
+
+std::shared_ptr<Program> get_program(const Queue& queue, std::string_view file, const BuildOptions& options);
+
+inline NDRange range(std::size_t x) { return NDRange{{x, 1, 1}, 1}; }
+inline NDRange range(std::size_t x, std::size_t y) { return NDRange{{x, y, 1}, 2}; }
+inline NDRange range(std::size_t x, std::size_t y, std::size_t z) { return NDRange{{x, y, z}, 3}; }
+// `count` rounded up to a multiple of `group`.
+inline std::size_t round_up(std::size_t count, std::size_t group) { return (count + group - 1) / group * group; }
+
+class Launch {
+ public:
+  Launch(const Queue& queue, const std::shared_ptr<Program>& program, std::string_view kernel);
+
+  Launch& image(const DeviceImage& image);
+  Launch& buffer(const Buffer& buffer);
+  Launch& local(std::size_t bytes);
+  template <class T>
+  Launch& arg(T value) {
+    static_assert(std::is_arithmetic_v<T> && sizeof(T) <= 16, "kernel scalars are numbers");
+    KernelArg a;
+    a.kind = KernelArg::Kind::scalar;
+    a.size = sizeof(T);
+    std::memcpy(a.bytes.data(), &value, sizeof(T));
+    args_.push_back(a);
+    return *this;
+  }
+
+  // Enqueues the kernel; with the context's debug switch on, waits and checks it too.
+  std::shared_ptr<EventImpl> run(const NDRange& global, std::optional<NDRange> local = std::nullopt);
+  std::size_t max_work_group_size() const { return kernel_->max_work_group_size(); }
+
+ private:
+  QueueState& queue_;
+  std::shared_ptr<Kernel> kernel_;
+  std::vector<KernelArg> args_;
+};
+
+// Scratch memory kept per queue under `key`, grown to at least `bytes`; its epoch is advanced
+// on each call so that a kernel can tell this launch's status words from older ones. Requests
+// on one queue are serialised by the queue itself (in order).
+struct ScratchLease {
+  const Buffer* buffer;
+  std::uint32_t epoch;
+  bool fresh;  // newly allocated: the caller must clear it before use
+};
+ScratchLease scratch(const Queue& queue, std::string_view key, std::size_t bytes);
+
+}  // namespace plinth::detail

@@ -1,0 +1,178 @@
+#include "core/program_cache.hpp"
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <system_error>
+
+#include "core/kernel_source.hpp"
+#include "plinth/error.hpp"
+
+namespace plinth::detail {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr char kMagic[8] = {'P', 'L', 'N', 'T', 'H', 'B', 'I', 'N'};
+
+std::uint64_t fnv1a(std::string_view data, std::uint64_t hash = 14695981039346656037ull) {
+  for (unsigned char c : data) {
+    hash ^= c;
+    hash *= 1099511628211ull;
+  }
+  return hash;
+}
+
+std::uint64_t fnv1a(std::span<const std::byte> data) {
+  return fnv1a(std::string_view(reinterpret_cast<const char*>(data.data()), data.size()));
+}
+
+// $PLINTH_CACHE_DIR, else $XDG_CACHE_HOME/plinth, else ~/.cache/plinth; empty if none is known.
+// PLINTH_CACHE_DIR=off disables the disk cache.
+fs::path cache_directory() {
+  if (const char* dir = std::getenv("PLINTH_CACHE_DIR"); dir != nullptr && *dir != '\0') {
+    if (std::string_view(dir) == "off") return {};
+    return dir;
+  }
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg != nullptr && *xdg != '\0') return fs::path(xdg) / "plinth";
+  if (const char* home = std::getenv("HOME"); home != nullptr && *home != '\0') return fs::path(home) / ".cache" / "plinth";
+  return {};
+}
+
+std::string hex(std::uint64_t value) {
+  static const char digits[] = "0123456789abcdef";
+  std::string text(16, '0');
+  for (int i = 15; i >= 0; --i, value >>= 4) text[static_cast<std::size_t>(i)] = digits[value & 15u];
+  return text;
+}
+
+template <class T>
+void put(std::ofstream& out, T value) {
+  out.write(reinterpret_cast<const char*>(&value), sizeof value);
+}
+
+// Reads a cache file written by store(); an empty result means missing, stale or damaged.
+std::vector<std::byte> load(const fs::path& file, std::uint64_t key) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return {};
+  char magic[8];
+  std::uint64_t stored_key = 0, size = 0, checksum = 0;
+  in.read(magic, sizeof magic);
+  in.read(reinterpret_cast<char*>(&stored_key), sizeof stored_key);
+  in.read(reinterpret_cast<char*>(&size), sizeof size);
+  in.read(reinterpret_cast<char*>(&checksum), sizeof checksum);
+  if (!in || std::memcmp(magic, kMagic, sizeof magic) != 0 || stored_key != key || size > (std::uint64_t{1} << 30)) {
+    return {};
+  }
+  std::vector<std::byte> binary(static_cast<std::size_t>(size));
+  in.read(reinterpret_cast<char*>(binary.data()), static_cast<std::streamsize>(size));
+  if (!in || fnv1a(binary) != checksum) return {};
+  return binary;
+}
+
+// Writes through a temporary file and a rename, so that readers never see a partial file.
+void store(const fs::path& file, std::uint64_t key, std::span<const std::byte> binary) {
+  std::error_code ec;
+  fs::create_directories(file.parent_path(), ec);
+  if (ec) return;
+  std::random_device random;
+  fs::path temp = file;
+  temp += ".tmp" + std::to_string(random());
+  {
+    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+    if (!out) return;
+    out.write(kMagic, sizeof kMagic);
+    put(out, key);
+    put(out, static_cast<std::uint64_t>(binary.size()));
+    put(out, fnv1a(binary));
+    out.write(reinterpret_cast<const char*>(binary.data()), static_cast<std::streamsize>(binary.size()));
+    if (!out) {
+      out.close();
+      fs::remove(temp, ec);
+      return;
+    }
+  }
+  fs::rename(temp, file, ec);
+  if (ec) fs::remove(temp, ec);
+}
+
+}  // namespace
+
+BuildOptions& BuildOptions::define(std::string_view name) {
+  text_ += " -D";
+  text_ += name;
+  return *this;
+}
+
+BuildOptions& BuildOptions::define(std::string_view name, std::string_view value) {
+  text_ += " -D";
+  text_ += name;
+  text_ += '=';
+  text_ += value;
+  return *this;
+}
+
+BuildOptions& BuildOptions::define(std::string_view name, long long value) {
+  return define(name, std::string_view(std::to_string(value)));
+}
+
+BuildOptions& BuildOptions::define(std::string_view name, Depth depth) { return define(name, kernel_type_name(depth)); }
+
+BuildOptions& BuildOptions::define_depth(std::string_view name, Depth depth) {
+  define(std::string(name) + "_T", kernel_type_name(depth));
+  // The codes of kernels/common/types.h follow the order of enum class Depth.
+  return define(std::string(name) + "_DEPTH", static_cast<long long>(depth));
+}
+
+std::string_view kernel_type_name(Depth depth) {
+  switch (depth) {
+    case Depth::u8: return "uchar";
+    case Depth::s8: return "char";
+    case Depth::u16: return "ushort";
+    case Depth::s16: return "short";
+    case Depth::u32: return "uint";
+    case Depth::s32: return "int";
+    case Depth::u64: return "ulong";
+    case Depth::s64: return "long";
+    case Depth::f32: return "float";
+    case Depth::f64: return "double";
+  }
+  throw Error(ErrorCode::internal, "kernel_type_name", "depth", "unknown depth");
+}
+
+std::shared_ptr<Program> ProgramCache::get(Device& device, std::string_view file, const BuildOptions& options) {
+  const std::string source = resolved_kernel_source(file);
+  const DeviceInfo& info = device.info();
+  std::uint64_t key = fnv1a(source);
+  for (std::string_view part : {std::string_view(options.str()), std::string_view(info.name),
+                                std::string_view(info.platform_version), std::string_view(info.driver_version),
+                                std::string_view(info.device_version)}) {
+    key = fnv1a(part, fnv1a("\x1f", key));
+  }
+  const std::string name = hex(key);
+
+  std::lock_guard lock(mutex_);
+  if (auto it = programs_.find(name); it != programs_.end()) return it->second;
+
+  const fs::path dir = cache_directory();
+  const fs::path file_path = dir.empty() ? fs::path() : dir / (name + ".bin");
+  std::shared_ptr<Program> program;
+  if (!file_path.empty()) {
+    std::vector<std::byte> binary = load(file_path, key);
+    if (!binary.empty()) program = device.load_binary(binary, options.str());
+  }
+  if (!program) {
+    program = device.build(source, options.str(), file);
+    if (!file_path.empty()) {
+      std::vector<std::byte> binary = program->binary();
+      if (!binary.empty()) store(file_path, key, binary);
+    }
+  }
+  programs_.emplace(name, program);
+  return program;
+}
+
+}  // namespace plinth::detail

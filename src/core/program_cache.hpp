@@ -1,0 +1,42 @@
+#pragma once
+// Programs built once per (source, options, device, driver) and kept in memory and on disk.
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <string_view>
+
+#include "core/backend.hpp"
+
+namespace plinth::detail {
+
+// -D options assembled from typed values, so that no op writes option strings by hand.
+class BuildOptions {
+ public:
+  BuildOptions& define(std::string_view name);
+  BuildOptions& define(std::string_view name, std::string_view value);
+  BuildOptions& define(std::string_view name, long long value);
+  BuildOptions& define(std::string_view name, Depth depth);  // the OpenCL C type name
+  // NAME_T=<type name> and NAME_DEPTH=<code of kernels/common/types.h>, e.g. SRC_T=uchar SRC_DEPTH=0.
+  BuildOptions& define_depth(std::string_view name, Depth depth);
+  const std::string& str() const { return text_; }
+
+ private:
+  std::string text_;
+};
+
+// OpenCL C spelling of a depth: uchar, char, ushort, short, uint, int, ulong, long, float, double.
+std::string_view kernel_type_name(Depth depth);
+
+class ProgramCache {
+ public:
+  // Returns the program of kernel file `file` (e.g. "integral.cl") built with `options`.
+  std::shared_ptr<Program> get(Device& device, std::string_view file, const BuildOptions& options);
+
+ private:
+  std::mutex mutex_;
+  std::map<std::string, std::shared_ptr<Program>, std::less<>> programs_;
+};
+
+}  // namespace plinth::detail

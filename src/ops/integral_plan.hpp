@@ -1,0 +1,44 @@
+#pragma once
+// The checked, resolved form of an integral request, shared by the variant launchers.
+
+#include "plinth/integral.hpp"
+
+namespace plinth::detail {
+
+struct IntegralPlan {
+  const DeviceImage* src = nullptr;
+  DeviceImage* sum = nullptr;     // also the count output
+  DeviceImage* sqsum = nullptr;
+  DeviceImage* tilted = nullptr;
+  bool count = false;
+  int width = 0;                  // of one image of the batch
+  int height = 0;
+  int channels = 1;
+  int batch = 1;
+  Depth sum_depth = Depth::s32;   // also the tilted and count depth
+  Depth sq_depth = Depth::f64;
+  // True when every output is an integer, or a float that holds every partial sum exactly, so
+  // that any summation order gives OpenCV's result; false when only OpenCV's order does.
+  bool order_free = true;
+  IntegralMethod method = IntegralMethod::row_column;
+};
+
+// Each launcher enqueues one method for the sum / sqsum / count outputs of the plan.
+Event launch_integral_row_column(Queue& queue, const IntegralPlan& plan);
+Event launch_integral_block_4x4(Queue& queue, const IntegralPlan& plan);
+Event launch_integral_blelloch(Queue& queue, const IntegralPlan& plan);
+Event launch_integral_blocked_scan(Queue& queue, const IntegralPlan& plan);
+Event launch_integral_single_pass(Queue& queue, const IntegralPlan& plan);
+// The tilted output (every method shares it).
+Event launch_integral_tilted(Queue& queue, const IntegralPlan& plan);
+
+}  // namespace plinth::detail
+
+#include "core/program_cache.hpp"
+
+namespace plinth::detail {
+
+// The -D options of kernels/integral.cl for the plan's sum/count and squared-sum outputs.
+BuildOptions integral_build_options(const IntegralPlan& plan);
+
+}  // namespace plinth::detail
