@@ -7,3 +7,4 @@
 #include "plinth/integral.hpp"
 #include "plinth/types.hpp"
 #include "plinth/io.hpp"
+#include "plinth/filters.hpp"
