@@ -11,6 +11,7 @@
  *   out(x, y) = out(x, y - 1) + s, top to bottom. */
 #include "common/dialect.h"
 #include "common/types.h"
+#include "common/scan.h"
 
 #ifndef COUNT
 #define COUNT 0
@@ -126,3 +127,428 @@ KERNEL void integral_columns_ordered(int row_elements, int height SUM_PARAM SQ_P
 #endif
   }
 }
+
+/* ---- single_pass: one launch over tiles joined by decoupled look-back -----------------------
+ * For order-free requests (integer accumulation; docs/integral.md). Options:
+ *   ACC, ACC_S  accumulator type and its scan.h suffix: uint/u32 (wraps modulo 2^32) or ulong/u64
+ *   NW, RY      work-group of NW warps of 32 lanes; a lane holds 4 columns of RY rows, so a tile
+ *               is TILE_W = 128 columns by TILE_H = NW * RY rows of one channel plane
+ *   WINDOW      predecessors one look-back step reads at once
+ *   SRC_VEC_OK  1 when a lane may read its 4 source elements of a row as one vector
+ *   OUT_VEC_OK  1 when outputs may be written as aligned 4-element vectors
+ * For a tile with top-left (x0, y0) and local integral L (sums inside the tile only),
+ *   I(y, x) = Corner + sum_{x0<=x'<=x} ColAbove(x') + sum_{y0<=y'<=y} RowLeft(y') + L(y, x)
+ *   RowLeft(y)  = sum of row y left of the tile,     ColAbove(x) = sum of column x above it,
+ *   Corner      = sum of everything above and left.
+ * Aggregates come from the tile's own pixels (row totals R, column totals C) or one step later
+ * (S = sum of RowLeft over the tile's rows), so no tile waits on a chain of other tiles: a lane
+ * finds RowLeft by adding the R of every tile to its left, stopping early at the nearest tile
+ * that already published its inclusive RowLeft + R; ColAbove and Corner likewise from the C and
+ * S of the tiles above or the nearest inclusive ColAbove + C, Corner + S. Each look-back step
+ * issues the loads of WINDOW predecessors before inspecting any. The input stays in registers
+ * while the tile waits; the local integral is computed afterwards.
+ * Status words are 64-bit: the launch's epoch in the high half, 32 payload bits in the low half
+ * (a ulong takes two words), so each word tells by itself whether it is current. Tiles take
+ * tickets in row-major order, so a tile waits only on tiles that already run. */
+#ifdef ACC
+
+#define NQ (HAS_SUM + HAS_SQ)
+#define Q_SQ (NQ - 1) /* index of the squared sum when HAS_SQ */
+#define TILE_W 128
+#define TILE_H (NW * RY)
+#define GROUP (32 * NW)
+#if defined(ACC_IS_ULONG)
+#define WORDS 2 /* status words per value */
+#else
+#define WORDS 1
+#endif
+/* Status vectors of a tile, in values per quantity: horizontal aggregate R and inclusive
+ * RowLeft + R (TILE_H each); vertical aggregate C with S as value TILE_W, and inclusive
+ * ColAbove + C with Corner + S as value TILE_W (TILE_W + 1 each). Offsets in words. */
+#define H_VALUES TILE_H
+#define V_VALUES (TILE_W + 1)
+#define ST_HA 0
+#define ST_HP (WORDS * NQ * H_VALUES)
+#define ST_VA (2 * WORDS * NQ * H_VALUES)
+#define ST_VP (ST_VA + WORDS * NQ * V_VALUES)
+#define ST_STRIDE (2 * WORDS * NQ * (H_VALUES + V_VALUES))
+
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+#define SRC_T4 CAT(SRC_T, 4)
+#define WARP_UP CAT(warp_up_, ACC_S)
+#define WARP_GET CAT(warp_get_, ACC_S)
+#define WARP_SUM CAT(warp_sum_, ACC_S)
+#define WARP_EXCLUSIVE_SCAN CAT(warp_exclusive_scan_, ACC_S)
+
+#if HAS_SUM
+#define SUM_T4 CAT(SUM_T, 4)
+#if SUM_DEPTH == DEPTH_S32
+#define SP_STORE_SUM(a) as_int((uint)(a))
+#elif SUM_DEPTH == DEPTH_U32
+#define SP_STORE_SUM(a) ((uint)(a))
+#else
+#define SP_STORE_SUM(a) ((SUM_T)as_long((ulong)(a)))
+#endif
+#endif
+#if HAS_SQ
+#define SQ_T4 CAT(SQ_T, 4)
+#if SQ_DEPTH == DEPTH_S32
+#define SP_STORE_SQ(a) as_int((uint)(a))
+#elif SQ_DEPTH == DEPTH_U64
+#define SP_STORE_SQ(a) ((ulong)(a))
+#else
+#define SP_STORE_SQ(a) ((SQ_T)as_long((ulong)(a)))
+#endif
+#endif
+
+/* The quantities of one source value: the value (or 1 if non-zero, when counting), its square. */
+INLINE void sp_values(ACC out[NQ], SRC_T v) {
+#if HAS_SUM
+#if COUNT
+  out[0] = (ACC)(v != (SRC_T)0);
+#else
+  out[0] = (ACC)v;
+#endif
+#endif
+#if HAS_SQ
+  out[Q_SQ] = (ACC)v * (ACC)v;
+#endif
+}
+
+INLINE void sp_publish(GLOBAL ulong* words, int index, ACC value, uint epoch) {
+  const ulong tag = (ulong)epoch << 32;
+#if WORDS == 2
+  words[2 * index] = tag | (uint)value;
+  words[2 * index + 1] = tag | (uint)((ulong)value >> 32);
+#else
+  words[index] = tag | value;
+#endif
+}
+
+/* Reads value `index`; returns 0 when a word of it is not from this launch yet. */
+INLINE int sp_read(GLOBAL const ulong* words, int index, uint epoch, ACC* value) {
+#if WORDS == 2
+  const ulong lo = VOLATILE_LOAD(ulong, words + 2 * index);
+  const ulong hi = VOLATILE_LOAD(ulong, words + 2 * index + 1);
+  *value = (ulong)(uint)lo | (ulong)(uint)hi << 32;
+  return (uint)(lo >> 32) == epoch && (uint)(hi >> 32) == epoch;
+#else
+  const ulong w = VOLATILE_LOAD(ulong, words + index);
+  *value = (uint)w;
+  return (uint)(w >> 32) == epoch;
+#endif
+}
+
+#define FLAG_AGGREGATE 1u
+#define FLAG_PREFIX 2u
+
+/* One lane's look-back for one value over the `count` predecessors first, first - step, ...:
+ * polls WINDOW of their flags (one word each; lanes of a warp read the same words), adds the
+ * aggregates (region `aggregate_at`) of the predecessors flagged so, and the inclusive value
+ * (region `prefix_at`) of the nearest one flagged inclusive, where it stops. Values are read once
+ * their flag says so, all loads of a batch issued before any is inspected; a value word older
+ * than its flag (no fences order them) is read again. */
+INLINE ACC sp_look_back(GLOBAL const uint* flags, int dir, GLOBAL const ulong* status, int first, int step, int count,
+                        int aggregate_at, int prefix_at, int index, uint epoch) {
+  ACC sum = 0;
+  uint pause = 64;
+  for (int done = 0; done < count;) {
+    uint f[WINDOW];
+    for (int w = 0; w < WINDOW; ++w) {
+      f[w] = done + w < count ? VOLATILE_LOAD(uint, flags + 2 * (first - (done + w) * step) + dir) : 0u;
+    }
+    int aggregates = 0, prefix = 0;
+    for (int w = 0; w < WINDOW; ++w) {
+      const uint state = (f[w] >> 2) == epoch ? (f[w] & 3u) : 0u;
+      if (done + w >= count || state == 0u) break;
+      if (state == FLAG_PREFIX) {
+        prefix = 1;
+        break;
+      }
+      ++aggregates;
+    }
+    if (aggregates == 0 && !prefix) {
+      SPIN_PAUSE(pause);
+      pause = min(2u * pause, 2048u);
+      continue;
+    }
+    for (;;) {
+      ACC part = 0;
+      int ok = 1;
+      for (int w = 0; w < WINDOW; ++w) {
+        if (w < aggregates + prefix) {
+          GLOBAL const ulong* s = status + (long)(first - (done + w) * step) * ST_STRIDE;
+          ACC x;
+          ok &= sp_read(s + (w < aggregates ? aggregate_at : prefix_at), index, epoch, &x);
+          part += x;
+        }
+      }
+      if (ok) {
+        sum += part;
+        break;
+      }
+      SPIN_PAUSE(64u);
+    }
+    if (prefix) return sum;
+    done += aggregates;
+  }
+  return sum;
+}
+
+KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_single_pass(
+    int width, int height, int channels, int tiles_x, int tiles_y, uint ticket_base, uint epoch,
+    GLOBAL uint* flag_words, GLOBAL ulong* status, CONST_IMAGE_PARAM(SRC_T, src) SUM_PARAM SQ_PARAM) {
+  /* flag_words: the ticket counter, then from word 64 two flags per tile (horizontal,
+   * vertical), each the launch's epoch << 2 | state. */
+  GLOBAL uint* counter = flag_words;
+  GLOBAL uint* flags = flag_words + 64;
+  LOCAL uint tile_ticket;
+  LOCAL ACC col_part[NQ][NW][TILE_W]; /* column totals of each warp's rows */
+  LOCAL ACC row_total[NQ][TILE_H];    /* R */
+  LOCAL ACC row_left[NQ][TILE_H];     /* RowLeft, then its running sum down the tile */
+  LOCAL ACC warp_part[NQ][NW];        /* per-warp sums of RowLeft, then of ColAbove */
+  LOCAL ACC top[NQ][TILE_W];          /* Corner + running sum of ColAbove along the tile */
+  LOCAL ACC slots[GROUP];             /* warp-operation emulation where shuffles are missing */
+
+  const int lid = LOCAL_ID(0);
+  const int lane = lid & 31, warp = lid >> 5;
+  if (lid == 0) tile_ticket = ATOMIC_INC(counter) - ticket_base;
+  BARRIER_LOCAL();
+  const int tiles_per_plane = tiles_x * tiles_y;
+  const int ticket = (int)tile_ticket;
+  const int plane = ticket / tiles_per_plane;
+  const int tile_y = (ticket % tiles_per_plane) / tiles_x;
+  const int tile_x = ticket % tiles_x;
+  const int b = plane / channels, c = plane % channels;
+  const int x0 = tile_x * TILE_W, y0 = tile_y * TILE_H;
+  const int xb = x0 + 4 * lane, yb = y0 + RY * warp;
+  GLOBAL ulong* my_status = status + (long)ticket * ST_STRIDE;
+
+  /* 1. Load 4 columns x RY rows into registers; outside the image counts as 0. */
+  SRC_T4 raw[RY];
+  for (int j = 0; j < RY; ++j) {
+    raw[j] = (SRC_T4)(0);
+    const int y = yb + j;
+    if (y >= height) continue;
+    GLOBAL const SRC_T* row = src + IMAGE_INDEX(src, 0, b * height + y);
+#if SRC_VEC_OK
+    if (xb + 3 < width) {
+      raw[j] = *(GLOBAL const SRC_T4*)(row + xb);
+      continue;
+    }
+#endif
+    if (xb < width) raw[j].x = row[xb * channels + c];
+    if (xb + 1 < width) raw[j].y = row[(xb + 1) * channels + c];
+    if (xb + 2 < width) raw[j].z = row[(xb + 2) * channels + c];
+    if (xb + 3 < width) raw[j].w = row[(xb + 3) * channels + c];
+  }
+
+  /* 2. Aggregates from the tile's own pixels: row totals R and each warp's column totals. */
+  const bool first_column = tile_x == 0, first_row = tile_y == 0;
+  for (int j = 0; j < RY; ++j) {
+    ACC e[4][NQ];
+    sp_values(e[0], raw[j].x);
+    sp_values(e[1], raw[j].y);
+    sp_values(e[2], raw[j].z);
+    sp_values(e[3], raw[j].w);
+    for (int i = 0; i < NQ; ++i) {
+      const ACC r = WARP_SUM(e[0][i] + e[1][i] + e[2][i] + e[3][i], slots);
+      if (lane == j) {
+        row_total[i][RY * warp + j] = r;
+        /* The first tile column has nothing on its left: its aggregate is already inclusive. */
+        sp_publish(my_status + (first_column ? ST_HP : ST_HA), i * H_VALUES + RY * warp + j, r, epoch);
+      }
+      if (j == 0) {
+        for (int k = 0; k < 4; ++k) col_part[i][warp][4 * lane + k] = e[k][i];
+      } else {
+        for (int k = 0; k < 4; ++k) col_part[i][warp][4 * lane + k] += e[k][i];
+      }
+    }
+  }
+  BARRIER_LOCAL();
+  if (lid == 0) ATOMIC_MAX(flags + 2 * ticket, epoch << 2 | (first_column ? FLAG_PREFIX : FLAG_AGGREGATE));
+
+  /* 3. RowLeft, one lane per tile row; publish RowLeft + R; the warps' sums give S. */
+  for (int r = lid; r < TILE_H; r += GROUP) {
+    for (int i = 0; i < NQ; ++i) {
+      const ACC left = sp_look_back(flags, 0, status, ticket - 1, 1, tile_x, ST_HA + i * WORDS * H_VALUES,
+                                    ST_HP + i * WORDS * H_VALUES, r, epoch);
+      row_left[i][r] = left;
+      if (!first_column) sp_publish(my_status + ST_HP, i * H_VALUES + r, left + row_total[i][r], epoch);
+    }
+  }
+  BARRIER_LOCAL();
+  if (lid == 0 && !first_column) ATOMIC_MAX(flags + 2 * ticket, epoch << 2 | FLAG_PREFIX);
+  /* Running sum of RowLeft down the tile (every warp scans its 32-row slice, then adds the
+   * slices above), and S = its last value. */
+  for (int i = 0; i < NQ; ++i) {
+    ACC mine = lid < TILE_H ? row_left[i][lid] : 0;
+    const ACC before = WARP_EXCLUSIVE_SCAN(mine, lane, slots);
+    mine += before;
+    if (lane == 31) warp_part[i][warp] = mine;
+    BARRIER_LOCAL();
+    ACC above = 0;
+    for (int w = 0; w < warp; ++w) above += warp_part[i][w];
+    if (lid < TILE_H) row_left[i][lid] = above + mine;
+    BARRIER_LOCAL();
+  }
+
+  /* 4. ColAbove and Corner, one lane per tile column (value TILE_W is Corner): publish the
+   *    aggregate C (and S), look back up the tile column, publish ColAbove + C (Corner + S). */
+  ACC own[NQ][(TILE_W + GROUP) / GROUP];
+  for (int x = lid, n = 0; x <= TILE_W; x += GROUP, ++n) {
+    for (int i = 0; i < NQ; ++i) {
+      own[i][n] = row_left[i][TILE_H - 1]; /* S */
+      if (x < TILE_W) {
+        own[i][n] = 0;
+        for (int w = 0; w < NW; ++w) own[i][n] += col_part[i][w][x];
+      }
+      sp_publish(my_status + (first_row ? ST_VP : ST_VA), i * V_VALUES + x, own[i][n], epoch);
+    }
+  }
+  BARRIER_LOCAL();
+  if (lid == 0) ATOMIC_MAX(flags + 2 * ticket + 1, epoch << 2 | (first_row ? FLAG_PREFIX : FLAG_AGGREGATE));
+  for (int x = lid, n = 0; x <= TILE_W; x += GROUP, ++n) {
+    for (int i = 0; i < NQ; ++i) {
+      const ACC above = sp_look_back(flags, 1, status, ticket - tiles_x, tiles_x, tile_y, ST_VA + i * WORDS * V_VALUES,
+                                     ST_VP + i * WORDS * V_VALUES, x, epoch);
+      if (!first_row) sp_publish(my_status + ST_VP, i * V_VALUES + x, above + own[i][n], epoch);
+      if (x < TILE_W) {
+        top[i][x] = above;
+      } else {
+        warp_part[i][0] = above; /* Corner */
+      }
+    }
+  }
+  BARRIER_LOCAL();
+  if (lid == 0 && !first_row) ATOMIC_MAX(flags + 2 * ticket + 1, epoch << 2 | FLAG_PREFIX);
+  /* top(x) = Corner + running sum of ColAbove along the tile: every warp scans (the warp
+   * operations need all work-items), warp 0 writes. */
+  for (int i = 0; i < NQ; ++i) {
+    ACC t[4];
+    for (int k = 0; k < 4; ++k) t[k] = top[i][4 * lane + k];
+    for (int k = 1; k < 4; ++k) t[k] += t[k - 1];
+    const ACC before = WARP_EXCLUSIVE_SCAN(t[3], lane, slots) + warp_part[i][0];
+    BARRIER_LOCAL();
+    if (warp == 0) {
+      for (int k = 0; k < 4; ++k) top[i][4 * lane + k] = t[k] + before;
+    }
+    BARRIER_LOCAL();
+  }
+
+  /* 5. The local integral from the registers, plus the carries: rows run down the warp, column
+   *    sums of the warps above seed them. Stored one row down and one column right; with aligned
+   *    outputs a lane writes the quad [x0 + 4 lane, x0 + 4 lane + 4): its left neighbour's last
+   *    value and its own first three; lane 0 writes its three singly, lane 31 its last one. */
+  ACC run[NQ][4];
+  for (int i = 0; i < NQ; ++i) {
+    for (int k = 0; k < 4; ++k) {
+      ACC above = 0;
+      for (int w = 0; w < warp; ++w) above += col_part[i][w][4 * lane + k];
+      run[i][k] = above;
+    }
+    /* run holds column sums; the row direction is folded in below by scanning them once. */
+    ACC t[4];
+    for (int k = 0; k < 4; ++k) t[k] = run[i][k];
+    for (int k = 1; k < 4; ++k) t[k] += t[k - 1];
+    const ACC before = WARP_EXCLUSIVE_SCAN(t[3], lane, slots);
+    for (int k = 0; k < 4; ++k) run[i][k] = t[k] + before + top[i][4 * lane + k];
+  }
+  const int out_row0 = b * (height + 1);
+  for (int j = 0; j < RY; ++j) {
+    ACC e[4][NQ];
+    sp_values(e[0], raw[j].x);
+    sp_values(e[1], raw[j].y);
+    sp_values(e[2], raw[j].z);
+    sp_values(e[3], raw[j].w);
+    const int y = yb + j;
+    ACC out[NQ][4];
+#if OUT_VEC_OK
+    ACC from_left[NQ];
+#endif
+    for (int i = 0; i < NQ; ++i) {
+      ACC t[4];
+      t[0] = e[0][i];
+      for (int k = 1; k < 4; ++k) t[k] = t[k - 1] + e[k][i];
+      const ACC before = WARP_EXCLUSIVE_SCAN(t[3], lane, slots);
+      const ACC left = row_left[i][RY * warp + j];
+      for (int k = 0; k < 4; ++k) {
+        run[i][k] += t[k] + before;
+        out[i][k] = run[i][k] + left;
+      }
+#if OUT_VEC_OK
+      from_left[i] = WARP_UP(out[i][3], 1, lane, slots);
+#endif
+    }
+    if (y >= height) continue;
+#if HAS_SUM
+    GLOBAL SUM_T* sum_row = sum + IMAGE_INDEX(sum, 0, out_row0 + y + 1);
+#endif
+#if HAS_SQ
+    GLOBAL SQ_T* sq_row = sq + IMAGE_INDEX(sq, 0, out_row0 + y + 1);
+#endif
+#if OUT_VEC_OK
+    if (lane > 0 && xb + 3 <= width) {
+#if HAS_SUM
+      *(GLOBAL SUM_T4*)(sum_row + xb) =
+          (SUM_T4)(SP_STORE_SUM(from_left[0]), SP_STORE_SUM(out[0][0]), SP_STORE_SUM(out[0][1]), SP_STORE_SUM(out[0][2]));
+#endif
+#if HAS_SQ
+      *(GLOBAL SQ_T4*)(sq_row + xb) = (SQ_T4)(SP_STORE_SQ(from_left[Q_SQ]), SP_STORE_SQ(out[Q_SQ][0]),
+                                              SP_STORE_SQ(out[Q_SQ][1]), SP_STORE_SQ(out[Q_SQ][2]));
+#endif
+      if (lane == 31 && xb + 4 <= width) {
+#if HAS_SUM
+        sum_row[xb + 4] = SP_STORE_SUM(out[0][3]);
+#endif
+#if HAS_SQ
+        sq_row[xb + 4] = SP_STORE_SQ(out[Q_SQ][3]);
+#endif
+      }
+      continue;
+    }
+    if (lane > 0 && xb <= width) { /* the left neighbour wrote its quad, not this column */
+#if HAS_SUM
+      sum_row[xb] = SP_STORE_SUM(from_left[0]);
+#endif
+#if HAS_SQ
+      sq_row[xb] = SP_STORE_SQ(from_left[Q_SQ]);
+#endif
+    }
+#endif
+    for (int k = 0; k < 4; ++k) {
+      const int x = xb + k;
+      if (x >= width) break;
+#if HAS_SUM
+      sum_row[(x + 1) * channels + c] = SP_STORE_SUM(out[0][k]);
+#endif
+#if HAS_SQ
+      sq_row[(x + 1) * channels + c] = SP_STORE_SQ(out[Q_SQ][k]);
+#endif
+    }
+    if (xb == 0) {
+#if HAS_SUM
+      sum_row[c] = SP_STORE_SUM((ACC)0);
+#endif
+#if HAS_SQ
+      sq_row[c] = SP_STORE_SQ((ACC)0);
+#endif
+    }
+  }
+  /* The zero first row, from the tiles that own it. */
+  if (yb == 0) {
+    for (int k = -1; k < 4; ++k) {
+      const int x = xb + k;
+      if (x >= width || (k < 0 && xb != 0)) continue;
+#if HAS_SUM
+      sum[IMAGE_INDEX(sum, (x + 1) * channels + c, out_row0)] = SP_STORE_SUM((ACC)0);
+#endif
+#if HAS_SQ
+      sq[IMAGE_INDEX(sq, (x + 1) * channels + c, out_row0)] = SP_STORE_SQ((ACC)0);
+#endif
+    }
+  }
+}
+
+#endif /* ACC */

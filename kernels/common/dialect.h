@@ -42,9 +42,41 @@
 #else
 #define DEVICE_FENCE() mem_fence(CLK_GLOBAL_MEM_FENCE)
 #endif
+/* Backs off a spinning work-item for about `ns` nanoseconds, sparing the memory system. */
+#if defined(PLINTH_NVIDIA)
+#define SPIN_PAUSE(ns) __asm__ volatile("nanosleep.u32 %0;" ::"r"(ns))
+#else
+#define SPIN_PAUSE(ns) ((void)(ns))
+#endif
 #define ATOMIC_ADD(p, v) atomic_add((p), (v))
+#define ATOMIC_INC(p) atomic_inc(p)
 #define ATOMIC_XCHG(p, v) atomic_xchg((p), (v))
-#define ATOMIC_LOAD(p) atomic_or((p), 0u)
+#define ATOMIC_MAX(p, v) atomic_max((p), (v))
+/* A load that bypasses incoherent caches, for words other work-groups write while this one runs. */
+#define VOLATILE_LOAD(T, p) (*(volatile GLOBAL const T*)(p))
+
+/* Warp shuffles (32 lanes, consecutive work-items of a 1-D work-group). NVIDIA's OpenCL
+ * compiler takes PTX; elsewhere kernels use kernels/common/scan.h's local-memory emulation. */
+#if defined(PLINTH_NVIDIA)
+#define HAS_WARP_SHUFFLE 1
+INLINE uint warp_shuffle_up_u32(uint v, int delta) {
+  uint r;
+  __asm__ volatile("shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;" : "=r"(r) : "r"(v), "r"(delta));
+  return r;
+}
+INLINE uint warp_shuffle_xor_u32(uint v, int mask) {
+  uint r;
+  __asm__ volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(v), "r"(mask));
+  return r;
+}
+INLINE uint warp_shuffle_idx_u32(uint v, int lane) {
+  uint r;
+  __asm__ volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(v), "r"(lane));
+  return r;
+}
+#else
+#define HAS_WARP_SHUFFLE 0
+#endif
 
 /* An image argument is three kernel parameters: base pointer, offset and pitch in elements;
  * the host side (src/core/launch.hpp) passes them in that order. */

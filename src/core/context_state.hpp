@@ -25,6 +25,7 @@ struct ContextState {
 struct Scratch {
   std::shared_ptr<Buffer> buffer;
   std::uint32_t epoch = 0;
+  std::uint32_t tickets = 0;  // value of the buffer's ticket counter (word 0) after the last launch
 };
 
 struct QueueState {

@@ -41,7 +41,7 @@ std::shared_ptr<EventImpl> Launch::run(const NDRange& global, std::optional<NDRa
   return event;
 }
 
-ScratchLease scratch(const Queue& queue, std::string_view key, std::size_t bytes) {
+ScratchLease scratch(const Queue& queue, std::string_view key, std::size_t bytes, std::uint32_t tickets) {
   QueueState& q = queue_state(queue);
   std::lock_guard lock(q.scratch_mutex);
   auto it = q.scratch.find(key);
@@ -50,15 +50,17 @@ ScratchLease scratch(const Queue& queue, std::string_view key, std::size_t bytes
   bool fresh = false;
   if (!s.buffer || s.buffer->size() < bytes) {
     s.buffer = q.context->device->allocate(bytes);
-    s.epoch = 0;
     fresh = true;
   }
   ++s.epoch;
-  if (s.epoch == 0 || s.epoch >= (1u << 30)) {  // wrapped: stale words could look current
+  if (s.epoch >= (1u << 30)) fresh = true;  // epochs restart: old status words could look current
+  if (fresh) {
     s.epoch = 1;
-    fresh = true;
+    s.tickets = 0;
   }
-  return {s.buffer.get(), s.epoch, fresh};
+  const ScratchLease lease{s.buffer.get(), s.epoch, s.tickets, fresh};
+  s.tickets += tickets;  // wraps modulo 2^32, as the device counter does
+  return lease;
 }
 
 }  // namespace plinth::detail

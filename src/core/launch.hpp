@@ -54,14 +54,18 @@ class Launch {
   std::vector<KernelArg> args_;
 };
 
-// Scratch memory kept per queue under `key`, grown to at least `bytes`; its epoch is advanced
-// on each call so that a kernel can tell this launch's status words from older ones. Requests
-// on one queue are serialised by the queue itself (in order).
+// Scratch memory kept per queue under `key`, grown to at least `bytes`, for kernels whose
+// work-groups talk through global status words (single-pass scans). Each call advances the
+// epoch, so that a kernel tells this launch's status words from older ones without clearing
+// them, and reserves `tickets` values of the ticket counter kept in the buffer's first word
+// (work-groups draw tickets with an atomic increment and subtract ticket_base). Launches on
+// one queue run in order, so consecutive leases never overlap on the device.
 struct ScratchLease {
   const Buffer* buffer;
-  std::uint32_t epoch;
-  bool fresh;  // newly allocated: the caller must clear it before use
+  std::uint32_t epoch;        // 1 .. 2^30 - 1
+  std::uint32_t ticket_base;  // the counter's value when this launch starts
+  bool fresh;                 // newly allocated or recycled: the caller must zero it first
 };
-ScratchLease scratch(const Queue& queue, std::string_view key, std::size_t bytes);
+ScratchLease scratch(const Queue& queue, std::string_view key, std::size_t bytes, std::uint32_t tickets);
 
 }  // namespace plinth::detail

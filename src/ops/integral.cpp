@@ -129,7 +129,7 @@ IntegralPlan make_plan(Queue& queue, const DeviceImage& src, const IntegralOutpu
 
   plan.method = options.method;
   if (plan.method == IntegralMethod::automatic) {
-    plan.method = IntegralMethod::row_column;  // bring-up: single_pass lands next
+    plan.method = plan.order_free ? IntegralMethod::single_pass : IntegralMethod::row_column;
   } else if (!plan.order_free && plan.method != IntegralMethod::row_column) {
     throw Error(ErrorCode::invalid_argument, kOp, "method",
                 std::string(to_string(plan.method)) +

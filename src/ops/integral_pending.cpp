@@ -6,6 +6,5 @@ namespace plinth::detail {
 PENDING(launch_integral_block_4x4)
 PENDING(launch_integral_blelloch)
 PENDING(launch_integral_blocked_scan)
-PENDING(launch_integral_single_pass)
 PENDING(launch_integral_tilted)
 }
