@@ -13,6 +13,7 @@
 
 #include "plinth/core.hpp"
 #include "plinth/image.hpp"
+#include "plinth/resize.hpp"  // the pyramid op, reachable from plinth.hpp through this header
 
 namespace plinth {
 
