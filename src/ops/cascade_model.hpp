@@ -6,7 +6,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
@@ -79,10 +78,6 @@ struct CascadeModel {
   // True when every partial sum of every stage is exactly representable in double, so that
   // adding the leaves in any order gives OpenCV's sequential double sum.
   bool order_free_sums = false;
-
-  // Device copies of the packed tables, per context (see cascade_tables.cpp).
-  mutable std::mutex cache_mutex;
-  mutable std::vector<std::pair<std::weak_ptr<void>, std::shared_ptr<void>>> device_cache;
 };
 
 // Parses XML text (used by Cascade::load / Cascade::parse).
