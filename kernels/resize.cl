@@ -65,21 +65,75 @@ INLINE uchar resize_linear_element(GLOBAL const uchar* src, int src_offset, int 
   return convert_uchar_sat(v);
 }
 
+/* INTER_LINEAR_EXACT (resize_bitExact with 8-bit fixed-point weights): the source coordinate
+ * f = (dx + 0.5) * (1 / (dst / src)) - 0.5 in double; i = floor(f); a1 = rint((f - i) * 256),
+ * a0 = 256 - a1; i < 0 (or a one-pixel source) takes pixel 0, i >= w - 1 takes pixel w - 1 (both
+ * as value * 256); h = a0 * s[i] + a1 * s[i + 1]; rows likewise (the first or last row alone
+ * gives (h + 128) >> 8), else out = (h0 * b0 + h1 * b1 + 32768) >> 16. Same-size copies and the
+ * 2x2 box for exact halving (not for two channels) as in cv::resize. */
+INLINE void exact_coeff(int d, int dsize, int ssize, int* offset, int* w1, int* region) {
+  const double scale = 1.0 / ((double)dsize / (double)ssize);
+  const double f = scale * ((double)d + 0.5) - 0.5;
+  const int i = (int)floor(f);
+  if (i >= 0 && ssize > 1) {
+    if (i < ssize - 1) {
+      *offset = i;
+      *w1 = convert_int_rte((f - (double)i) * 256.0);
+      *region = 0;
+    } else {
+      *offset = ssize - 1;
+      *w1 = 0;
+      *region = 1;
+    }
+  } else {
+    *offset = 0;
+    *w1 = 0;
+    *region = -1;
+  }
+}
+
+INLINE int exact_h(GLOBAL const uchar* row, int sx, int a1, int region, int cn, int c) {
+  if (region != 0) return (int)row[sx * cn + c] << 8;
+  return (256 - a1) * (int)row[sx * cn + c] + a1 * (int)row[(sx + 1) * cn + c];
+}
+
+INLINE uchar resize_exact_element(GLOBAL const uchar* src, int src_offset, int src_step, int sw, int sh, int cn, int dw,
+                                  int dh, int dx, int dy, int c) {
+  if (dw == sw && dh == sh) return src[src_offset + dy * src_step + dx * cn + c];
+  if (sw == 2 * dw && sh == 2 * dh && cn != 2) {
+    GLOBAL const uchar* r0 = src + src_offset + (2 * dy) * src_step + 2 * dx * cn + c;
+    GLOBAL const uchar* r1 = r0 + src_step;
+    return (uchar)(((int)r0[0] + (int)r0[cn] + (int)r1[0] + (int)r1[cn] + 2) >> 2);
+  }
+  int sx, a1, rx, sy, b1, ry;
+  exact_coeff(dx, dw, sw, &sx, &a1, &rx);
+  exact_coeff(dy, dh, sh, &sy, &b1, &ry);
+  GLOBAL const uchar* base = src + src_offset;
+  if (ry != 0) {
+    const int h = exact_h(base + (ry < 0 ? 0 : sh - 1) * src_step, sx, a1, rx, cn, c);
+    return convert_uchar_sat((h + 128) >> 8);
+  }
+  const int h0 = exact_h(base + sy * src_step, sx, a1, rx, cn, c);
+  const int h1 = exact_h(base + (sy + 1) * src_step, sx, a1, rx, cn, c);
+  return convert_uchar_sat((int)(((uint)h0 * (uint)(256 - b1) + (uint)h1 * (uint)b1 + 32768u) >> 16));
+}
+
 /* Global (dst width * channels, dst height). */
-KERNEL void resize_linear_u8(int sw, int sh, int cn, int dw, int dh, CONST_IMAGE_PARAM(uchar, src),
+KERNEL void resize_linear_u8(int exact, int sw, int sh, int cn, int dw, int dh, CONST_IMAGE_PARAM(uchar, src),
                              IMAGE_PARAM(uchar, dst)) {
   const int e = GLOBAL_ID(0);
   const int dy = GLOBAL_ID(1);
   if (e >= dw * cn || dy >= dh) return;
   const int dx = e / cn;
   const int c = e - dx * cn;
-  IMAGE_AT(dst, e, dy) = resize_linear_element(src, src_offset, src_step, sw, sh, cn, dw, dh, dx, dy, c);
+  IMAGE_AT(dst, e, dy) = exact ? resize_exact_element(src, src_offset, src_step, sw, sh, cn, dw, dh, dx, dy, c)
+                               : resize_linear_element(src, src_offset, src_step, sw, sh, cn, dw, dh, dx, dy, c);
 }
 
 /* Several sizes of one single-channel source into one buffer, one launch. jobs holds 4 ints per
  * job: width, height, element offset of its first pixel in dst, first global row. Global
  * (largest width, sum of heights). */
-KERNEL void resize_linear_u8_jobs(int sw, int sh, int njobs, int dst_step, CONST_IMAGE_PARAM(uchar, src),
+KERNEL void resize_linear_u8_jobs(int exact, int sw, int sh, int njobs, int dst_step, CONST_IMAGE_PARAM(uchar, src),
                                   GLOBAL uchar* RESTRICT dst, GLOBAL const int* RESTRICT jobs) {
   const int dx = GLOBAL_ID(0);
   const int row = GLOBAL_ID(1);
@@ -89,5 +143,6 @@ KERNEL void resize_linear_u8_jobs(int sw, int sh, int njobs, int dst_step, CONST
   const int dh = jobs[4 * j + 1];
   const int dy = row - jobs[4 * j + 3];
   if (dx >= dw || dy < 0 || dy >= dh) return;
-  dst[jobs[4 * j + 2] + dy * dst_step + dx] = resize_linear_element(src, src_offset, src_step, sw, sh, 1, dw, dh, dx, dy, 0);
+  dst[jobs[4 * j + 2] + dy * dst_step + dx] = exact ? resize_exact_element(src, src_offset, src_step, sw, sh, 1, dw, dh, dx, dy, 0)
+                                                    : resize_linear_element(src, src_offset, src_step, sw, sh, 1, dw, dh, dx, dy, 0);
 }

@@ -12,20 +12,26 @@ namespace {
 
 using test::queue;
 
-HostImage reference(const HostImage& src, Size size) {
+HostImage reference(const HostImage& src, Size size, Interpolation interpolation = Interpolation::linear) {
   cv::Mat out;
-  cv::resize(test::as_mat(src), out, cv::Size(size.width, size.height), 0, 0, cv::INTER_LINEAR);
+  cv::resize(test::as_mat(src), out, cv::Size(size.width, size.height), 0, 0,
+             interpolation == Interpolation::linear ? cv::INTER_LINEAR : cv::INTER_LINEAR_EXACT);
   return test::from_mat(out);
 }
 
-void check(int sw, int sh, int dw, int dh, int cn, std::uint32_t seed) {
+void check_one(int sw, int sh, int dw, int dh, int cn, std::uint32_t seed, Interpolation interpolation) {
   SCOPED_TRACE(std::to_string(sw) + "x" + std::to_string(sh) + " -> " + std::to_string(dw) + "x" + std::to_string(dh) +
-               " C" + std::to_string(cn));
+               " C" + std::to_string(cn) + (interpolation == Interpolation::linear ? " linear" : " linear_exact"));
   const HostImage src = test::random_image(sw, sh, Format{Depth::u8, cn}, seed);
   const DeviceImage d_src = test::upload_padded(src, 3, 2);
   DeviceImage d_dst = test::poisoned_view(dw, dh, Format{Depth::u8, cn}, 5, 1, 0xA5);
-  resize(queue(), d_src, d_dst);
-  EXPECT_TRUE(test::images_equal(reference(src, {dw, dh}), queue().download(d_dst)));
+  resize(queue(), d_src, d_dst, interpolation);
+  EXPECT_TRUE(test::images_equal(reference(src, {dw, dh}, interpolation), queue().download(d_dst)));
+}
+
+void check(int sw, int sh, int dw, int dh, int cn, std::uint32_t seed) {
+  check_one(sw, sh, dw, dh, cn, seed, Interpolation::linear);
+  check_one(sw, sh, dw, dh, cn, seed, Interpolation::linear_exact);
 }
 
 TEST(Resize, LinearMatchesOpenCVOnShrinking) {

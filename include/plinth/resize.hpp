@@ -1,6 +1,6 @@
 #pragma once
 // Image resizing with OpenCV's definition. Bilinear resizing of 8-bit images reproduces
-// cv::resize(INTER_LINEAR) of OpenCV 4.6 bit for bit: the same source coordinates
+// cv::resize(INTER_LINEAR) and cv::resize(INTER_LINEAR_EXACT) of OpenCV 4.6 bit for bit. Linear: the same source coordinates
 // ((x + 0.5) * scale - 0.5, computed in double and rounded to float), the same 11-bit
 // fixed-point weights, the same vertical arithmetic ((weight * (row >> 4)) >> 16 per row, then
 // (sum + 2) >> 2), the same edge clamping, the copy when the size does not change and the 2x2
@@ -13,7 +13,9 @@
 namespace plinth {
 
 enum class Interpolation {
-  linear,  // cv::INTER_LINEAR
+  linear,        // cv::INTER_LINEAR (11-bit weights, OpenCV's vertical arithmetic)
+  linear_exact,  // cv::INTER_LINEAR_EXACT (8-bit weights from double coordinates, rounded sums);
+                 // what CascadeClassifier uses for its pyramid
 };
 
 // Resizes src (u8, 1-4 channels) to dst's size; dst must be allocated with src's format and

@@ -299,7 +299,8 @@ Event detect_multi_scale(Queue& queue, const Cascade& cascade, std::span<const D
     for (const ScaleJob& j : plan.jobs) {
       if (j.image == static_cast<int>(i)) rj.push_back({j.size, static_cast<std::int64_t>(j.atlas_y) * atlas_pitch + j.atlas_x});
     }
-    launch_resize_jobs(queue, images[i], *s.atlas.buffer(), atlas_pitch, rj, *s.resize_tables[i]);
+    // CascadeClassifier resizes with INTER_LINEAR_EXACT.
+    launch_resize_jobs(queue, images[i], *s.atlas.buffer(), atlas_pitch, rj, *s.resize_tables[i], Interpolation::linear_exact);
   }
 
   const int ih = plan.atlas.height + 1;

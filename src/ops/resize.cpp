@@ -37,7 +37,9 @@ void check_fp64(const Queue& queue) {
 }  // namespace
 
 Event resize(Queue& queue, const DeviceImage& src, DeviceImage& dst, Interpolation interpolation) {
-  if (interpolation != Interpolation::linear) throw Error(ErrorCode::invalid_argument, kOp, "interpolation", "unknown");
+  if (interpolation != Interpolation::linear && interpolation != Interpolation::linear_exact) {
+    throw Error(ErrorCode::invalid_argument, kOp, "interpolation", "unknown");
+  }
   detail::check_device(queue, src, kOp, "src");
   detail::check_device(queue, dst, kOp, "dst");
   detail::check_depth(src.depth(), {Depth::u8}, kOp, "src");
@@ -52,7 +54,7 @@ Event resize(Queue& queue, const DeviceImage& src, DeviceImage& dst, Interpolati
   const int cn = src.channels();
   const auto program = detail::get_program(queue, "resize.cl", build_options());
   detail::Launch launch(queue, program, "resize_linear_u8");
-  launch.arg(src.width()).arg(src.height()).arg(cn).arg(dst.width()).arg(dst.height()).image(src).image(dst);
+  launch.arg(interpolation == Interpolation::linear_exact ? 1 : 0).arg(src.width()).arg(src.height()).arg(cn).arg(dst.width()).arg(dst.height()).image(src).image(dst);
   const auto global = detail::range(detail::round_up(static_cast<std::size_t>(dst.width()) * cn, ResizePolicy::group_x),
                                     detail::round_up(static_cast<std::size_t>(dst.height()), ResizePolicy::group_y));
   return Event(launch.run(global, detail::range(ResizePolicy::group_x, ResizePolicy::group_y)));
@@ -92,7 +94,8 @@ std::vector<int> pack_resize_jobs(std::span<const ResizeJob> jobs) {
 }
 
 std::shared_ptr<EventImpl> launch_resize_jobs(const Queue& queue, const DeviceImage& src, const Buffer& dst,
-                                              int dst_pitch, std::span<const ResizeJob> jobs, const Buffer& table) {
+                                              int dst_pitch, std::span<const ResizeJob> jobs, const Buffer& table,
+                                              Interpolation interpolation) {
   check_fp64(queue);
   int widest = 0, rows = 0;
   for (const ResizeJob& j : jobs) {
@@ -101,7 +104,7 @@ std::shared_ptr<EventImpl> launch_resize_jobs(const Queue& queue, const DeviceIm
   }
   const auto program = get_program(queue, "resize.cl", build_options());
   Launch launch(queue, program, "resize_linear_u8_jobs");
-  launch.arg(src.width()).arg(src.height()).arg(static_cast<int>(jobs.size())).arg(dst_pitch).image(src).buffer(dst).buffer(table);
+  launch.arg(interpolation == Interpolation::linear_exact ? 1 : 0).arg(src.width()).arg(src.height()).arg(static_cast<int>(jobs.size())).arg(dst_pitch).image(src).buffer(dst).buffer(table);
   return launch.run(range(round_up(static_cast<std::size_t>(widest), ResizePolicy::group_x),
                           round_up(static_cast<std::size_t>(rows), ResizePolicy::group_y)),
                     range(ResizePolicy::group_x, ResizePolicy::group_y));
