@@ -337,7 +337,7 @@ Event detect_multi_scale(Queue& queue, const Cascade& cascade, std::span<const D
   upright(nofs, 1, 1, W - 2, H - 2, s.pitch, 0);
   const double area = static_cast<double>((W - 2) * (H - 2));
   const int nstages = static_cast<int>(m.stages.size());
-  const int first_end = method == CascadeMethod::staged ? CascadePolicy::staged_first_stages : nstages;
+  const int first_end = method == CascadeMethod::staged ? std::min(CascadePolicy::staged_first_stages, nstages) : nstages;
   const int njobs = std::max<int>(static_cast<int>(plan.jobs.size()), 1);
   const std::uint32_t total = static_cast<std::uint32_t>(plan.windows);
   const auto common = [&](Launch& l) -> Launch& {
