@@ -10,7 +10,8 @@ rolled right by 53 pixels per input set. Writes the JSON case schema of `plinth 
 Timing: warm-up, then the median of N runs of one detectMultiScale call on a grey numpy image,
 measured with time.perf_counter (the whole call: pyramid, integrals, evaluation, grouping).
 
-Needs opencv-python-headless 4.x and numpy (pip install opencv-python-headless numpy); the
+Needs opencv-python-headless 4.x (OpenCV 5 dropped CascadeClassifier) and numpy:
+pip install "opencv-python-headless<5" numpy. The
 tiles are resized with cv2.resize(INTER_LINEAR), which is bit-exact with plinth's resize(linear).
 """
 
@@ -65,7 +66,10 @@ def main():
         import cv2
         import numpy as np
     except ImportError as e:
-        sys.exit(f"opencv_cascade_cpu: {e} (pip install opencv-python-headless numpy)")
+        sys.exit(f"opencv_cascade_cpu: {e} (pip install \"opencv-python-headless<5\" numpy)")
+    if not hasattr(cv2, "CascadeClassifier"):
+        sys.exit(f"opencv_cascade_cpu: OpenCV {cv2.__version__} has no CascadeClassifier; "
+                 "install a 4.x wheel: pip install \"opencv-python-headless<5\"")
 
     cascade_path = args.cascade
     if not os.path.isfile(cascade_path) and hasattr(cv2, "data"):
