@@ -39,24 +39,24 @@ const CaseResult* npp_partner(const Report& report, const CaseResult& r) {
   return nullptr;
 }
 
-// Results grouped by op, then size (in the order given), then config (in order of appearance);
-// plinth's variants before the peers' within a group.
+// Results grouped by op, then size, then config, each in order of first appearance (sizes are
+// run in the order given; a batch's stacked size follows its image size); plinth's variants
+// before the peers' within a group.
 std::vector<const CaseResult*> ordered(const Report& report) {
-  std::map<std::string, std::size_t> op_rank, config_rank;
+  std::map<std::string, std::size_t> op_rank, size_rank, config_rank;
+  auto size_key = [](const CaseResult& r) { return r.op + '\n' + size_text(r.size); };
+  auto config_key = [](const CaseResult& r) { return r.op + '\n' + r.config; };
   for (const CaseResult& r : report.cases) {
     op_rank.emplace(r.op, op_rank.size());
-    config_rank.emplace(r.op + '\n' + r.config, config_rank.size());
+    size_rank.emplace(size_key(r), size_rank.size());
+    config_rank.emplace(config_key(r), config_rank.size());
   }
-  auto size_rank = [&](Size s) {
-    const auto& sizes = report.options.sizes;
-    return static_cast<std::size_t>(std::find(sizes.begin(), sizes.end(), s) - sizes.begin());
+  auto rank = [&](const CaseResult* r) {
+    return std::make_tuple(op_rank[r->op], size_rank[size_key(*r)], config_rank[config_key(*r)], r->peer);
   };
   std::vector<const CaseResult*> rows;
   for (const CaseResult& r : report.cases) rows.push_back(&r);
-  std::stable_sort(rows.begin(), rows.end(), [&](const CaseResult* a, const CaseResult* b) {
-    return std::make_tuple(op_rank[a->op], size_rank(a->size), config_rank[a->op + '\n' + a->config], a->peer) <
-           std::make_tuple(op_rank[b->op], size_rank(b->size), config_rank[b->op + '\n' + b->config], b->peer);
-  });
+  std::stable_sort(rows.begin(), rows.end(), [&](const CaseResult* a, const CaseResult* b) { return rank(a) < rank(b); });
   return rows;
 }
 
