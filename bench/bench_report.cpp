@@ -60,7 +60,7 @@ std::vector<const CaseResult*> ordered(const Report& report) {
   return rows;
 }
 
-std::string megabytes(double bytes) { return format("%.1f MB", bytes / 1e6); }
+std::string megabytes(double bytes) { return bytes < 1e6 ? format("%.1f kB", bytes / 1e3) : format("%.1f MB", bytes / 1e6); }
 
 }  // namespace
 

@@ -117,7 +117,8 @@ def main():
             group = key
             title = f"{c['op']}  {c.get('config') or '-'}  {size_of(c)}"
             if c.get("bytes"):
-                title += f"  ({c['bytes'] / 1e6:.1f} MB moved per run)"
+                amount = f"{c['bytes'] / 1e6:.1f} MB" if c["bytes"] >= 1e6 else f"{c['bytes'] / 1e3:.1f} kB"
+                title += f"  ({amount} moved per run)"
             print()
             if args.markdown:
                 print(f"**{title}**\n")
