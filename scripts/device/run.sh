@@ -6,7 +6,7 @@
 # script goes on; every stage has a time limit so that the whole run ends well inside 10 minutes.
 #
 # Files written to $OUT (the device tool brings back at most 8): run.log, gtest.json, bench.json,
-# opencv_ocl.json, merged.txt, integral_ptx.txt, build.log.
+# opencv_ocl.json, merged.txt, integral_ptx.txt, build.log, tests.log.
 #
 # Knobs (environment): PLINTH_BENCH_SIZES, PLINTH_BENCH_RUNS, PLINTH_BENCH_OPS (default: all),
 # PLINTH_RUN_BUDGET (seconds, default 540), PLINTH_SKIP_TESTS=1, PLINTH_TEST_FILTER (gtest filter),
@@ -51,8 +51,10 @@ echo "repo $(git rev-parse --short HEAD 2>/dev/null || echo '?') at $root; $(. /
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv 2>&1 | head -3
 cmake --version | head -1; g++ --version | head -1; python3 --version
 
-# Carried libraries for the test binary; Debian's OpenCL loader only if the system has none.
-export LD_LIBRARY_PATH=$carry/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+# The carried libraries serve the test binary alone (given to its processes only: Debian's older
+# zlib and friends must not replace Ubuntu's under cmake or python); Debian's OpenCL loader is used
+# only if the system has none.
+tests_libs=$carry/lib
 opencl_lib=$(ldconfig -p | awk '/libOpenCL\.so\.1 / && /x86-64/ {print $NF; exit}')
 if [ -z "$opencl_lib" ]; then
   for d in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib; do
@@ -62,7 +64,7 @@ fi
 if [ -z "$opencl_lib" ]; then
   echo "no OpenCL loader installed: using Debian's from the carry"
   opencl_lib=$carry/fallback/libOpenCL.so.1
-  export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$carry/fallback
+  export LD_LIBRARY_PATH=$carry/fallback${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 fi
 echo "OpenCL loader: $opencl_lib"
 # NVIDIA's OpenCL driver is installed but not registered: register it for every process here
@@ -118,7 +120,8 @@ if [ "${PLINTH_SKIP_TESTS:-0}" != 1 ]; then
   cap=$(allow 200 240)
   pids=()
   for i in $(seq 0 $((shards - 1))); do
-    GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i timeout -k 10 "$cap" "$carry/bin/plinth_tests" --gtest_brief=1 \
+    LD_LIBRARY_PATH=$tests_libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i \
+      timeout -k 10 "$cap" "$carry/bin/plinth_tests" --gtest_brief=1 \
       "--gtest_filter=${PLINTH_TEST_FILTER:-*}" "--gtest_output=json:$work/gtest_$i.json" > "$work/gtest_$i.log" 2>&1 &
     pids+=($!)
   done
@@ -127,6 +130,7 @@ if [ "${PLINTH_SKIP_TESTS:-0}" != 1 ]; then
     echo "shard $i: exit $rc$( ((rc == 124)) && echo ' (stopped after '"$cap"'s)')"
     (( rc != 0 )) && failed+=("tests-shard$i(rc=$rc)")
     grep -E "FAILED|Failure|error:|PASSED|tests ran" "$work/gtest_$i.log" | head -40
+    { echo "===== shard $i: exit $rc"; cat "$work/gtest_$i.log"; } >> "$OUT/tests.log"
   done
   python3 - "$work" "$OUT/gtest.json" <<'EOF'
 import glob, json, sys
