@@ -55,8 +55,9 @@ std::string compare(const Reference& ref, const HostImage& sum, const HostImage*
       const bool sq_ok = !sqsum || sqsum->at<double>(x, y) == ref.sqsum[i];
       if (sum_ok && sq_ok) continue;
       if (bad++ == 0) {
-        first = "at (" + std::to_string(x) + ", " + std::to_string(y) + ") sum " + std::to_string(static_cast<std::int32_t>(got)) +
-                " expected " + std::to_string(static_cast<std::int32_t>(ref.sum[i]));
+        first = "at (" + std::to_string(x) + ", " + std::to_string(y) + ") sum " +
+                std::to_string(static_cast<std::int32_t>(got)) + " expected " +
+                std::to_string(static_cast<std::int32_t>(ref.sum[i]));
         if (sqsum) first += ", sqsum " + std::to_string(sqsum->at<double>(x, y)) + " expected " + std::to_string(ref.sqsum[i]);
       }
     }
@@ -83,25 +84,25 @@ std::vector<Case> make_cases(Env& env) {
                "nppiIntegral_8u32s_C1R_Ctx");
   };
   auto sqr_call = [b, size](int s) {
-    npp::check(nppiSqrIntegral_8u32s64f_C1R_Ctx(b->src[s].at<Npp8u>(), b->src[s].step(), b->sum[s].at<Npp32s>(), b->sum[s].step(),
-                                                b->sqsum[s].at<Npp64f>(), b->sqsum[s].step(), roi(size), 0, 0.0,
-                                                b->runtime->context()),
-               "nppiSqrIntegral_8u32s64f_C1R_Ctx");
+    npp::check(
+        nppiSqrIntegral_8u32s64f_C1R_Ctx(b->src[s].at<Npp8u>(), b->src[s].step(), b->sum[s].at<Npp32s>(), b->sum[s].step(),
+                                         b->sqsum[s].at<Npp64f>(), b->sqsum[s].step(), roi(size), 0, 0.0, b->runtime->context()),
+        "nppiSqrIntegral_8u32s64f_C1R_Ctx");
   };
 
   // Verify once, on set 0, with the outputs poisoned first.
   const Reference ref = reference(random_image(size, {Depth::u8, 1}, 0x1e7e9a1 * 1000003ULL));
   std::vector<Case> cases;
-  {
+  cases.push_back(npp::guarded("integral", cfg::sum_s32, size, [&] {
     b->sum[0].fill(0xa5, rt.stream());
     integral_call(0);
     Case c = npp::make_case("integral", cfg::sum_s32, size, rt);
     npp::record_check(c, compare(ref, b->sum[0].download(rt.stream()), nullptr));
     c.bytes = cfg::bytes(size, 4);
     c.run_peer = [b, integral_call](int s) { return b->runtime->time_us([&] { integral_call(s); }); };
-    cases.push_back(std::move(c));
-  }
-  {
+    return c;
+  }));
+  cases.push_back(npp::guarded("integral", cfg::sum_sqsum, size, [&] {
     b->sum[0].fill(0xa5, rt.stream());
     b->sqsum[0].fill(0xa5, rt.stream());
     sqr_call(0);
@@ -110,38 +111,39 @@ std::vector<Case> make_cases(Env& env) {
     npp::record_check(c, compare(ref, b->sum[0].download(rt.stream()), &sq));
     c.bytes = cfg::bytes(size, 4 + 8);
     c.run_peer = [b, sqr_call](int s) { return b->runtime->time_us([&] { sqr_call(s); }); };
-    cases.push_back(std::move(c));
-  }
-  if (cfg::has_batch(size)) {
-    // NPP has no batched integral: one call per image, all inside one timed span.
-    const Size stacked{size.width, cfg::batch_images * size.height};
-    b->batch_src = npp::random_sets(rt, stacked, {Depth::u8, 1}, sets, 0xba7c4);
-    b->batch_sum = npp::output_sets(rt, {size.width + 1, cfg::batch_images * (size.height + 1)}, {Depth::s32, 1}, sets);
-    auto batch_call = [b, size](int s) {
-      for (int i = 0; i < cfg::batch_images; ++i) {
-        npp::check(nppiIntegral_8u32s_C1R_Ctx(b->batch_src[s].at<Npp8u>(0, i * size.height), b->batch_src[s].step(),
-                                              b->batch_sum[s].at<Npp32s>(0, i * (size.height + 1)), b->batch_sum[s].step(),
-                                              roi(size), 0, b->runtime->context()),
-                   "nppiIntegral_8u32s_C1R_Ctx");
+    return c;
+  }));
+  const Size stacked{size.width, cfg::batch_images * size.height};
+  if (cfg::has_batch(size))
+    cases.push_back(npp::guarded("integral", cfg::batch, stacked, [&] {
+      // NPP has no batched integral: one call per image, all inside one timed span.
+      b->batch_src = npp::random_sets(rt, stacked, {Depth::u8, 1}, sets, 0xba7c4);
+      b->batch_sum = npp::output_sets(rt, {size.width + 1, cfg::batch_images * (size.height + 1)}, {Depth::s32, 1}, sets);
+      auto batch_call = [b, size](int s) {
+        for (int i = 0; i < cfg::batch_images; ++i) {
+          npp::check(nppiIntegral_8u32s_C1R_Ctx(b->batch_src[s].at<Npp8u>(0, i * size.height), b->batch_src[s].step(),
+                                                b->batch_sum[s].at<Npp32s>(0, i * (size.height + 1)), b->batch_sum[s].step(),
+                                                roi(size), 0, b->runtime->context()),
+                     "nppiIntegral_8u32s_C1R_Ctx");
+        }
+      };
+      b->batch_sum[0].fill(0xa5, rt.stream());
+      batch_call(0);
+      const HostImage src = random_image(stacked, {Depth::u8, 1}, 0xba7c4 * 1000003ULL);
+      const HostImage out = b->batch_sum[0].download(rt.stream());
+      std::string mismatch;
+      for (int i = 0; i < cfg::batch_images && mismatch.empty(); ++i) {
+        const Reference one = reference(src.view({0, i * size.height, size.width, size.height}));
+        mismatch = compare(one, out.view({0, i * (size.height + 1), size.width + 1, size.height + 1}), nullptr);
+        if (!mismatch.empty()) mismatch = "image " + std::to_string(i) + ": " + mismatch;
       }
-    };
-    b->batch_sum[0].fill(0xa5, rt.stream());
-    batch_call(0);
-    const HostImage src = random_image(stacked, {Depth::u8, 1}, 0xba7c4 * 1000003ULL);
-    const HostImage out = b->batch_sum[0].download(rt.stream());
-    std::string mismatch;
-    for (int i = 0; i < cfg::batch_images && mismatch.empty(); ++i) {
-      const Reference one = reference(src.view({0, i * size.height, size.width, size.height}));
-      mismatch = compare(one, out.view({0, i * (size.height + 1), size.width + 1, size.height + 1}), nullptr);
-      if (!mismatch.empty()) mismatch = "image " + std::to_string(i) + ": " + mismatch;
-    }
-    Case c = npp::make_case("integral", cfg::batch, stacked, rt);
-    c.note += "; one call per image";
-    npp::record_check(c, mismatch);
-    c.bytes = cfg::bytes(size, 4, cfg::batch_images);
-    c.run_peer = [b, batch_call](int s) { return b->runtime->time_us([&] { batch_call(s); }); };
-    cases.push_back(std::move(c));
-  }
+      Case c = npp::make_case("integral", cfg::batch, stacked, rt);
+      c.note += "; one call per image";
+      npp::record_check(c, mismatch);
+      c.bytes = cfg::bytes(size, 4, cfg::batch_images);
+      c.run_peer = [b, batch_call](int s) { return b->runtime->time_us([&] { batch_call(s); }); };
+      return c;
+    }));
   return cases;
 }
 

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <mutex>
+#include <stdexcept>
 #include <utility>
 
 namespace plinth::bench::npp {
@@ -185,6 +186,24 @@ Case make_case(const std::string& op, const std::string& config, Size size, cons
   c.size = size;
   c.note = runtime.description();
   return c;
+}
+
+Case failed_case(const std::string& op, const std::string& config, Size size, const std::string& error) {
+  Case c;
+  c.op = op;
+  c.variant = "npp";
+  c.config = config;
+  c.size = size;
+  c.run_peer = [error](int) -> double { throw std::runtime_error(error); };
+  return c;
+}
+
+Case guarded(const std::string& op, const std::string& config, Size size, const std::function<Case()>& make) {
+  try {
+    return make();
+  } catch (const std::exception& e) {
+    return failed_case(op, config, size, e.what());
+  }
 }
 
 void record_check(Case& c, const std::string& mismatch) {

@@ -104,6 +104,13 @@ std::vector<int> sample_rows(int height, int margin);
 // The case fields every NPP case has; the caller sets config, bytes and run_peer.
 Case make_case(const std::string& op, const std::string& config, Size size, const Runtime& runtime);
 
+// A case for a config whose setup failed (an NPP status, a CUDA error): each of its runs throws
+// the setup's error, so the table shows an error row for this config alone.
+Case failed_case(const std::string& op, const std::string& config, Size size, const std::string& error);
+
+// Builds one config's case with `make`; a failure becomes failed_case.
+Case guarded(const std::string& op, const std::string& config, Size size, const std::function<Case()>& make);
+
 // Appends the verification result to the case's note: nothing when `mismatch` is empty,
 // else a loud "OUTPUT CHECK FAILED" (the case is still timed, so that one device run yields
 // both the problem and the number).
