@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <utility>
@@ -188,11 +189,14 @@ void run_benchmark(Context& context, Queue& queue, const DriverOptions& options,
   if (options.warmup < 0) throw Error(ErrorCode::invalid_argument, "bench", "warmup", "must not be negative");
   const std::vector<std::string> ops = selected_ops(options);
 
-  std::ofstream json_file;
-  if (!options.json_path.empty() && options.json_path != "-") {
-    json_file.open(options.json_path);
-    if (!json_file) throw Error(ErrorCode::io, "bench", options.json_path, "cannot be written");
+  // A JSON file is rewritten after each factory, so that a run stopped from outside keeps what it
+  // measured; it is checked for writability first.
+  const bool json_to_file = !options.json_path.empty() && options.json_path != "-";
+  if (json_to_file && !std::ofstream(options.json_path)) {
+    throw Error(ErrorCode::io, "bench", options.json_path, "cannot be written");
   }
+  const auto started = std::chrono::steady_clock::now();
+  auto seconds_so_far = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
 
   Report report;
   report.device = context.device();
@@ -200,6 +204,16 @@ void run_benchmark(Context& context, Queue& queue, const DriverOptions& options,
   report.command = options.command;
   report.peers_built = PLINTH_BENCH_PEERS;
   report.options = options;
+  auto save = [&] {
+    if (!json_to_file) return;
+    const std::string temp = options.json_path + ".tmp";
+    {
+      std::ofstream out(temp);
+      write_json(report, out);
+      if (!out) throw Error(ErrorCode::io, "bench", temp, "could not be written completely");
+    }
+    std::filesystem::rename(temp, options.json_path);
+  };
 
   log << "bench: " << report.device.name << " [" << report.device.platform << "], copy bandwidth..." << std::endl;
   report.copy_before = measure_copy(context, queue, options);
@@ -219,6 +233,17 @@ void run_benchmark(Context& context, Queue& queue, const DriverOptions& options,
     for (const std::string& op : ops) {
       for (const auto& [name, factory] : registry()) {
         if (name != op) continue;
+        if (options.max_seconds > 0 && seconds_so_far() > options.max_seconds) {
+          CaseResult r;
+          r.op = op;
+          r.variant = "(skipped)";
+          r.size = size;
+          char limit[32];
+          std::snprintf(limit, sizeof limit, "%g", options.max_seconds);
+          r.error = std::string("not run: the benchmark's --max-seconds ") + limit + " had passed";
+          report.cases.push_back(std::move(r));
+          continue;
+        }
         log << "bench: " << op << " " << size_text(size) << " (" << settings.input_sets << " input sets)" << std::endl;
         std::vector<Case> cases;
         try {
@@ -231,6 +256,7 @@ void run_benchmark(Context& context, Queue& queue, const DriverOptions& options,
           r.size = size;
           r.error = what_of(e);
           report.cases.push_back(std::move(r));
+          save();
           continue;
         }
         for (const Case& c : cases) {
@@ -243,6 +269,7 @@ void run_benchmark(Context& context, Queue& queue, const DriverOptions& options,
         }
         cases.clear();  // frees this factory's images before the next one allocates
         queue.finish();
+        save();
       }
     }
   }
@@ -251,10 +278,8 @@ void run_benchmark(Context& context, Queue& queue, const DriverOptions& options,
   write_table(report, table);
   if (options.json_path == "-") {
     write_json(report, std::cout);
-  } else if (json_file.is_open()) {
-    write_json(report, json_file);
-    json_file.close();
-    if (!json_file) throw Error(ErrorCode::io, "bench", options.json_path, "could not be written completely");
+  } else if (json_to_file) {
+    save();
     log << "bench: wrote " << options.json_path << std::endl;
   }
 }

@@ -20,6 +20,7 @@ struct DriverOptions {
   std::string json_path;            // "": no JSON; "-": JSON on stdout (the table then goes to stderr)
   std::string command;              // the command line, kept in the JSON
   double max_case_seconds = 20;     // a case's timed runs are cut (to no fewer than 5) to fit
+  double max_seconds = 0;           // > 0: factories not started by then become "(skipped)" rows
 };
 
 // The registered op names, sorted and without repeats.

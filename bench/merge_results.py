@@ -67,6 +67,8 @@ def main():
             print(f"    command: {doc['command']}")
         if copy_gbps(doc):
             print(f"    device copy: {copy_gbps(doc):.1f} GB/s (read + write)")
+        if doc.get("skipped"):
+            print(f"    skipped for time: {', '.join(doc['skipped'])}")
     if ceiling:
         print(f"copy fraction relative to {ceiling:.1f} GB/s from {ceiling_from}")
 

@@ -17,6 +17,7 @@ import argparse
 import datetime
 import json
 import math
+import os
 import platform
 import sys
 import time
@@ -193,7 +194,8 @@ def main():
     parser.add_argument("--runs", type=int, default=30)
     parser.add_argument("--warmup", type=int, default=3)
     parser.add_argument("--sets", type=int, default=0, help="input sets rotated (default: enough to outgrow the cache)")
-    parser.add_argument("--json", default="", help="write the JSON here ('-' for stdout)")
+    parser.add_argument("--json", default="", help="write the JSON here ('-' for stdout); rewritten after every case")
+    parser.add_argument("--max-seconds", type=float, default=0, help="stop starting new cases after this long (0: no limit)")
     args = parser.parse_args()
     sizes = [parse_size(s) for s in args.sizes.split(",") if s]
     if args.runs < 1 or args.warmup < 0 or args.sets < 0:
@@ -227,26 +229,37 @@ def main():
         print(f"opencv_ocl_peer: OpenCV {cv2.__version__} on {dev.name()} ({dev.version()})", file=out)
         doc["copy"]["before"] = measure_copy(cv2, np, args)
         rng = np.random.default_rng(0x0C1)
+        started = time.monotonic()
         for size in sizes:
             for case in make_cases(cv2, np, *size):
                 if args.ops and case[0] not in args.ops:
+                    continue
+                if args.max_seconds and time.monotonic() - started > args.max_seconds:
+                    doc.setdefault("skipped", []).append(f"{case[0]} | {case[1]} | {size[0]}x{size[1]}")
                     continue
                 r = time_case(cv2, np, case, size, args, rng)
                 doc["cases"].append(r)
                 shown = f"{r['stats']['median_us']:.2f} us" if "stats" in r else "ERROR: " + r["error"]
                 print(f"opencv_ocl_peer: {r['op']} | {r['config']} | {size[0]}x{size[1]}: {shown}", file=out, flush=True)
-        copy = doc["copy"]["before"]["gb_per_s"]
-        for r in doc["cases"]:
-            if "gb_per_s" in r and copy > 0:
-                r["copy_fraction"] = r["gb_per_s"] / copy
-    text = json.dumps(doc, indent=1)
+                copy = doc["copy"]["before"]["gb_per_s"]
+                if "gb_per_s" in r and copy > 0:
+                    r["copy_fraction"] = r["gb_per_s"] / copy
+                if args.json and args.json != "-":
+                    write(doc, args.json)  # so that a run stopped from outside keeps what it measured
+        if doc.get("skipped"):
+            print(f"opencv_ocl_peer: {len(doc['skipped'])} cases skipped after --max-seconds {args.max_seconds:g}", file=out)
     if args.json == "-":
-        print(text)
+        print(json.dumps(doc, indent=1))
     elif args.json:
-        with open(args.json, "w") as f:
-            f.write(text + "\n")
+        write(doc, args.json)
         print(f"opencv_ocl_peer: wrote {args.json}", file=out)
     return 0
+
+
+def write(doc, path):
+    with open(path + ".tmp", "w") as f:
+        f.write(json.dumps(doc, indent=1) + "\n")
+    os.replace(path + ".tmp", path)
 
 
 if __name__ == "__main__":

@@ -151,12 +151,13 @@ fi
 
 stage "benchmark at $sizes"
 ops=(${PLINTH_BENCH_OPS:-})
-run bench 260 80 "$plinth" bench "${ops[@]}" --sizes "$sizes" --runs "$runs" --max-case-seconds 4 --json "$OUT/bench.json"
+run bench 260 80 "$plinth" bench "${ops[@]}" --sizes "$sizes" --runs "$runs" --max-case-seconds 4 \
+  --max-seconds 200 --json "$OUT/bench.json"
 
 stage "OpenCV OpenCL peer"
 export OPENCV_OPENCL_DEVICE=${OPENCV_OPENCL_DEVICE:-:GPU:}
 [ -n "$opencl_lib" ] && export OPENCV_OPENCL_RUNTIME=${OPENCV_OPENCL_RUNTIME:-$opencl_lib}
-PYTHONUNBUFFERED=1 run opencv 110 25 python3 bench/peers/opencv_ocl_peer.py --sizes "$sizes" --runs 30 --json "$OUT/opencv_ocl.json"
+PYTHONUNBUFFERED=1 run opencv 110 25 python3 bench/peers/opencv_ocl_peer.py --sizes "$sizes" --runs 30 --max-seconds 90 --json "$OUT/opencv_ocl.json"
 
 stage "PTX of the integral programs"
 PLINTH_CACHE_DIR=$work/cache run ptx-build 40 10 "$plinth" bench integral --size 640x480 --runs 1 --warmup 0 \

@@ -17,6 +17,7 @@ struct Options {
   int warmup = 5;
   int sets = 0;
   double max_case_seconds = 20;
+  double max_seconds = 0;
   std::string json;
   bool list = false;
 };
@@ -42,6 +43,7 @@ std::string command_line(const Options& o, const Globals& globals) {
   if (!o.sizes.empty()) text += " --sizes " + o.sizes;
   text += " --runs " + std::to_string(o.runs) + " --warmup " + std::to_string(o.warmup);
   if (o.sets > 0) text += " --sets " + std::to_string(o.sets);
+  if (o.max_seconds > 0) text += " --max-seconds " + std::to_string(o.max_seconds);
   if (!o.json.empty()) text += " --json " + o.json;
   return text;
 }
@@ -54,6 +56,7 @@ void run(const Options& o, Globals& globals) {
   if (o.runs < 1) throw Error(ErrorCode::invalid_argument, "bench", "--runs", "must be at least 1");
   if (o.warmup < 0) throw Error(ErrorCode::invalid_argument, "bench", "--warmup", "must not be negative");
   if (o.sets < 0) throw Error(ErrorCode::invalid_argument, "bench", "--sets", "must not be negative");
+  if (o.max_seconds < 0) throw Error(ErrorCode::invalid_argument, "bench", "--max-seconds", "must not be negative");
   if (!(o.max_case_seconds > 0)) throw Error(ErrorCode::invalid_argument, "bench", "--max-case-seconds", "must be positive");
   bench::DriverOptions options;
   options.sizes = parse_sizes(o);
@@ -62,6 +65,7 @@ void run(const Options& o, Globals& globals) {
   options.warmup = o.warmup;
   options.input_sets = o.sets;
   options.max_case_seconds = o.max_case_seconds;
+  options.max_seconds = o.max_seconds;
   options.json_path = o.json;
   options.command = command_line(o, globals);
   if (!o.json.empty() && o.json != "-") check_writable(o.json, globals);
@@ -80,6 +84,7 @@ void setup(CLI::App& command, Globals& globals) {
   command.add_option("--sets", o->sets, "input sets rotated between runs (default: enough to outgrow the cache)");
   command.add_option("--max-case-seconds", o->max_case_seconds, "cut a case's runs (to no fewer than 5) to fit this time")
       ->capture_default_str();
+  command.add_option("--max-seconds", o->max_seconds, "start no op after this many seconds; the rest become skipped rows");
   command.add_option("--json", o->json, "also write the results as JSON to FILE, or to stdout with -");
   command.add_flag("--list", o->list, "list the registered ops and exit");
   command.callback([o, &globals] { run(*o, globals); });
