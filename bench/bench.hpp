@@ -16,9 +16,11 @@ struct Settings {
   Size size{3840, 2160};            // --size WxH
   int warmup = 5;                   // runs before timing
   int runs = 50;                    // timed runs; the median is reported
-  int input_sets = 4;               // inputs rotated between runs
+  int input_sets = 4;               // inputs rotated between runs (the driver raises it for small sizes so that the sets outgrow the cache)
   std::vector<std::string> ops;     // empty: every registered op
   bool json = false;
+  // Added: seconds one case may take at most; its timed runs are cut (to no fewer than 5) to fit.
+  double max_case_seconds = 20;
 };
 
 // One timed configuration. Exactly one of run / run_peer is set.
@@ -34,6 +36,15 @@ struct Case {
   // A peer library (NPP, ...): perform one run and return its device time in µs, measured by
   // the peer's own events around the same work.
   std::function<double(int set)> run_peer;
+
+  // Optional, added after the first version of this contract (all may stay empty):
+  // the config of the NPP case this one is compared with when the names differ (plinth's
+  // "u8 -> u32" against NPP's only 8-bit integral, "u8 -> s32": the same bytes move);
+  std::string compare_config;
+  // a remark printed under the table and kept in the JSON (a peer's library version, ...);
+  std::string note;
+  // arithmetic operations one run must do, when that is worth a rate of its own (Gop/s).
+  double ops = 0;
 };
 
 struct Env {

@@ -1,0 +1,53 @@
+#pragma once
+// What a benchmark run found, and the two ways it is written: an aligned text table and JSON.
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "bench_driver.hpp"
+
+namespace plinth::bench {
+
+// Order statistics of a case's timed runs, in µs.
+struct Stats {
+  int runs = 0;
+  double median = 0, min = 0, max = 0, p10 = 0, p90 = 0, mean = 0;
+};
+// Median, extremes and the 10th / 90th percentiles (linear interpolation between ranks).
+Stats summarize(std::vector<double> times_us);
+
+struct CaseResult {
+  std::string op, variant, config, compare_config, note;
+  Size size;
+  double bytes = 0;
+  double ops = 0;
+  bool peer = false;    // timed by the peer's own events (run_peer)
+  std::string error;    // non-empty: the case failed and has no times
+  std::vector<double> times_us;
+  Stats stats;
+};
+
+// A plain device-to-device copy, the bandwidth every case is compared with.
+struct CopyResult {
+  double bytes = 0;  // size of the buffer copied; a run moves twice this (read + write)
+  Stats stats;
+  std::string error;
+  double gb_per_s() const { return stats.median > 0 ? 2 * bytes / (stats.median * 1e3) : 0; }
+};
+
+struct Report {
+  DeviceInfo device;
+  std::string date;      // UTC, ISO 8601
+  std::string command;
+  std::string peers_built;
+  DriverOptions options;
+  std::vector<int> input_sets;  // per size
+  CopyResult copy_before, copy_after;
+  std::vector<CaseResult> cases;
+};
+
+void write_table(const Report& report, std::ostream& out);
+void write_json(const Report& report, std::ostream& out);
+
+}  // namespace plinth::bench

@@ -1,0 +1,101 @@
+// Benchmark cases of the integral op (include/plinth/integral.hpp): every method for the u8 sum
+// to s32 and to u32, the sum with its f64 squared sum, the tilted and count integrals, and a
+// batch of 8 images in one call. A method that cannot do a request fails as an error row.
+#include <array>
+#include <memory>
+
+#include "bench_support.hpp"
+#include "integral_configs.hpp"
+
+namespace plinth::bench {
+namespace {
+
+namespace cfg = integral_configs;
+
+constexpr std::array kMethods = {IntegralMethod::automatic,   IntegralMethod::row_column,   IntegralMethod::block_4x4,
+                                 IntegralMethod::blelloch,    IntegralMethod::blocked_scan, IntegralMethod::single_pass};
+
+// Inputs and outputs of every case, one of each per input set; cases of one output depth share
+// their outputs (they run one after the other).
+struct Buffers {
+  std::vector<DeviceImage> src, sum_s32, sum_u32, sqsum_f64;
+  std::vector<DeviceImage> batch_src, batch_s32;
+};
+
+Size integral_size(Size s, int images = 1) { return {s.width + 1, images * (s.height + 1)}; }
+
+std::vector<Case> make_cases(Env& env) {
+  const Size size = env.settings.size;
+  const int sets = env.settings.input_sets;
+  auto b = std::make_shared<Buffers>();
+  b->src = random_device_images(env, size, {Depth::u8, 1}, sets, 0x1e7e9a1);
+  b->sum_s32 = device_images(env, integral_size(size), {Depth::s32, 1}, sets);
+  b->sum_u32 = device_images(env, integral_size(size), {Depth::u32, 1}, sets);
+  b->sqsum_f64 = device_images(env, integral_size(size), {Depth::f64, 1}, sets);
+  const bool batched = cfg::has_batch(size);
+  if (batched) {
+    const Size stacked{size.width, cfg::batch_images * size.height};
+    b->batch_src = random_device_images(env, stacked, {Depth::u8, 1}, sets, 0xba7c4);
+    b->batch_s32 = device_images(env, integral_size(size, cfg::batch_images), {Depth::s32, 1}, sets);
+  }
+  Queue* queue = &env.queue;
+
+  std::vector<Case> cases;
+  auto add = [&](IntegralMethod method, const char* config, double out_bytes, std::function<Event(int)> run) {
+    Case c;
+    c.op = "integral";
+    c.variant = std::string(to_string(method));
+    c.config = config;
+    c.size = size;
+    c.bytes = cfg::bytes(size, out_bytes);
+    c.run = std::move(run);
+    cases.push_back(std::move(c));
+    return &cases.back();
+  };
+
+  for (IntegralMethod m : kMethods) {
+    add(m, cfg::sum_s32, 4, [=](int s) {
+      IntegralOptions o;
+      o.method = m;
+      return integral(*queue, b->src[s], b->sum_s32[s], o);
+    });
+  }
+  for (IntegralMethod m : kMethods) {
+    add(m, cfg::sum_u32, 4, [=](int s) {
+      IntegralOptions o;
+      o.method = m;
+      return integral(*queue, b->src[s], b->sum_u32[s], o);
+    })->compare_config = cfg::sum_s32;  // NPP has no u32 output; both move 5 bytes a pixel
+  }
+  for (IntegralMethod m : kMethods) {
+    add(m, cfg::sum_sqsum, 4 + 8, [=](int s) {
+      IntegralOptions o;
+      o.method = m;
+      return integral(*queue, b->src[s], b->sum_s32[s], b->sqsum_f64[s], o);
+    });
+  }
+  add(IntegralMethod::automatic, cfg::tilted, 4, [=](int s) {
+    return integral(*queue, b->src[s], IntegralOutputs{nullptr, nullptr, &b->sum_s32[s]}, IntegralOptions{});
+  });
+  add(IntegralMethod::automatic, cfg::count, 4, [=](int s) {
+    return integral_count(*queue, b->src[s], b->sum_s32[s], IntegralOptions{});
+  });
+  if (batched) {
+    for (IntegralMethod m : kMethods) {
+      Case* c = add(m, cfg::batch, 4, [=](int s) {
+        IntegralOptions o;
+        o.method = m;
+        o.batch = cfg::batch_images;
+        return integral(*queue, b->batch_src[s], b->batch_s32[s], o);
+      });
+      c->size = {size.width, cfg::batch_images * size.height};
+      c->bytes = cfg::bytes(size, 4, cfg::batch_images);
+    }
+  }
+  return cases;
+}
+
+const Registration registration("integral", make_cases);
+
+}  // namespace
+}  // namespace plinth::bench

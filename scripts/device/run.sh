@@ -1,0 +1,185 @@
+#!/usr/bin/env bash
+# Runs THERE, on the GPU machine, from the repository root, with .carry/device/ made by
+# scripts/device/prepare.sh: builds the CLI with the NPP peers, lists the devices, runs the carried
+# test binary on the GPU, runs the benchmark (plinth + NPP) and OpenCV's OpenCL peer, dumps the
+# integral program's PTX, and prints the merged table last. A failing stage is logged and the
+# script goes on; every stage has a time limit so that the whole run ends well inside 10 minutes.
+#
+# Files written to $OUT (the device tool brings back at most 8): run.log, gtest.json, bench.json,
+# opencv_ocl.json, merged.txt, integral_ptx.txt, build.log, tests.log.
+#
+# Knobs (environment): PLINTH_BENCH_SIZES, PLINTH_BENCH_RUNS, PLINTH_BENCH_OPS (default: all),
+# PLINTH_RUN_BUDGET (seconds, default 540), PLINTH_SKIP_TESTS=1, PLINTH_TEST_FILTER (gtest filter),
+# PLINTH_BUILD_JOBS (default 16), PLINTH_DEVICE (default gpu).
+set -u
+root=$(pwd)
+carry=$root/.carry/device
+OUT=${OUT:-$root/out}
+mkdir -p "$OUT"
+exec > >(tee -a "$OUT/run.log") 2>&1
+
+budget=${PLINTH_RUN_BUDGET:-540}
+sizes=${PLINTH_BENCH_SIZES:-3840x2160,7680x4320,1920x1080,640x480}
+runs=${PLINTH_BENCH_RUNS:-50}
+export PLINTH_DEVICE=${PLINTH_DEVICE:-gpu}
+work=$(mktemp -d /tmp/plinth-run.XXXXXX)
+failed=()
+
+stage() { echo; echo "=== [$(date -u +%H:%M:%S) +${SECONDS}s] $*"; }
+# Seconds a stage may take: its own cap, but never so long that less than `reserve` seconds of
+# the overall budget are left for the stages after it.
+allow() {
+  local cap=$1 left=$(( budget - SECONDS - $2 ))
+  (( left < 5 )) && left=5
+  echo $(( cap < left ? cap : left ))
+}
+# run NAME CAP RESERVE COMMAND...: runs with a time limit, logs the outcome, never stops the script.
+run() {
+  local name=$1 cap; cap=$(allow "$2" "$3"); shift 3
+  timeout -k 10 "$cap" "$@"
+  local rc=$?
+  if (( rc == 124 || rc == 137 )); then echo "!!! $name: stopped after ${cap}s"; failed+=("$name(timeout)")
+  elif (( rc != 0 )); then echo "!!! $name: exit $rc"; failed+=("$name(rc=$rc)")
+  else echo "--- $name: ok"; fi
+  return $rc
+}
+
+stage "environment"
+[ -f "$carry/MANIFEST" ] || echo "!!! $carry/MANIFEST missing: was .carry/device carried? (scripts/device/prepare.sh)"
+cat "$carry/MANIFEST" 2>/dev/null
+echo "repo $(git rev-parse --short HEAD 2>/dev/null || echo '?') at $root; $(. /etc/os-release && echo "$PRETTY_NAME"); $(nproc) cores"
+nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv 2>&1 | head -3
+cmake --version | head -1; g++ --version | head -1; python3 --version
+
+# The carried libraries serve the test binary alone (given to its processes only: Debian's older
+# zlib and friends must not replace Ubuntu's under cmake or python); Debian's OpenCL loader is used
+# only if the system has none.
+tests_libs=$carry/lib
+opencl_lib=$(ldconfig -p | awk '/libOpenCL\.so\.1 / && /x86-64/ {print $NF; exit}')
+if [ -z "$opencl_lib" ]; then
+  for d in /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib; do
+    [ -e "$d/libOpenCL.so.1" ] && opencl_lib=$d/libOpenCL.so.1 && export LD_LIBRARY_PATH=$LD_LIBRARY_PATH:$d && break
+  done
+fi
+if [ -z "$opencl_lib" ]; then
+  echo "no OpenCL loader installed: using Debian's from the carry"
+  opencl_lib=$carry/fallback/libOpenCL.so.1
+  export LD_LIBRARY_PATH=$carry/fallback${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+fi
+echo "OpenCL loader: $opencl_lib"
+# NVIDIA's OpenCL driver is installed but not registered: register it for every process here
+# (plinth does this itself; OpenCV's Python process needs it too).
+if ! grep -qsil nvidia /etc/OpenCL/vendors/*.icd 2>/dev/null && [ -z "${OCL_ICD_VENDORS:-}" ] &&
+  ldconfig -p | grep -q libnvidia-opencl.so.1; then
+  mkdir -p "$work/vendors"
+  cp /etc/OpenCL/vendors/*.icd "$work/vendors/" 2>/dev/null
+  echo libnvidia-opencl.so.1 > "$work/vendors/nvidia.icd"
+  export OCL_ICD_VENDORS=$work/vendors
+  echo "registered libnvidia-opencl.so.1 through OCL_ICD_VENDORS=$OCL_ICD_VENDORS"
+fi
+# The tests were built with their source folder baked in (PLINTH_SOURCE_DIR): point it here.
+src_dir=$(sed -n 's/^source_dir=//p' "$carry/MANIFEST" 2>/dev/null)
+if [ -n "$src_dir" ] && [ ! -e "$src_dir" ]; then
+  mkdir -p "$(dirname "$src_dir")" && ln -s "$root" "$src_dir" && echo "linked $src_dir -> $root"
+fi
+
+stage "build the CLI with NPP peers"
+npp_root=""
+for d in /usr/local/cuda/include /usr/local/cuda/targets/x86_64-linux/include /usr/include; do
+  [ -e "$d/npp.h" ] && { echo "npp.h in $d (CUDA toolkit)"; break; }
+done
+if ! ls /usr/local/cuda/include/npp.h /usr/local/cuda/targets/x86_64-linux/include/npp.h >/dev/null 2>&1; then
+  h=$(find /usr /opt -name npp.h -path '*include*' 2>/dev/null | head -1)
+  [ -n "$h" ] && npp_root=$(dirname "$(dirname "$h")") && echo "NPP found at $npp_root"
+fi
+configure=(cmake -S . -B build-device -G Ninja -DCMAKE_BUILD_TYPE=Release -DPLINTH_BUILD_TESTS=OFF
+  "-DCMAKE_PREFIX_PATH=$carry/prefix" "-DCMAKE_CXX_FLAGS=-isystem $carry/prefix/include/stb"
+  "-DCMAKE_CXX_COMPILER_LAUNCHER=$root/scripts/device/no_werror.sh")
+[ -d /usr/local/cuda ] && configure+=("-DCUDAToolkit_ROOT=/usr/local/cuda")
+[ -n "$npp_root" ] && configure+=("-DPLINTH_NPP_ROOT=$npp_root")
+plinth=$root/build-device/tools/plinth/plinth
+{
+  run configure 120 300 "${configure[@]}" ||
+    { echo "retrying with OpenCL_LIBRARY=$opencl_lib"; rm -rf build-device;
+      run configure-retry 120 300 "${configure[@]}" "-DOpenCL_LIBRARY=$opencl_lib" "-DOpenCL_INCLUDE_DIR=/usr/include"; }
+  run build 240 300 ninja -C build-device -j"${PLINTH_BUILD_JOBS:-16}" plinth_cli
+} > "$OUT/build.log" 2>&1
+tail -25 "$OUT/build.log"
+grep -E "bench: NPP" "$OUT/build.log"
+echo "compiler warnings on this machine: $(grep -c 'warning:' "$OUT/build.log")"
+if [ ! -x "$plinth" ]; then
+  echo "!!! the CLI did not build here: using the carried one (no NPP peers)"
+  failed+=("build")
+  plinth=$carry/bin/plinth
+fi
+
+stage "devices"
+run devices 30 300 "$plinth" devices
+
+if [ "${PLINTH_SKIP_TESTS:-0}" != 1 ]; then
+  stage "tests on $PLINTH_DEVICE (4 shards in parallel)"
+  shards=4
+  cap=$(allow 200 240)
+  pids=()
+  for i in $(seq 0 $((shards - 1))); do
+    LD_LIBRARY_PATH=$tests_libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i \
+      timeout -k 10 "$cap" "$carry/bin/plinth_tests" --gtest_brief=1 \
+      "--gtest_filter=${PLINTH_TEST_FILTER:-*}" "--gtest_output=json:$work/gtest_$i.json" > "$work/gtest_$i.log" 2>&1 &
+    pids+=($!)
+  done
+  for i in "${!pids[@]}"; do
+    wait "${pids[$i]}"; rc=$?
+    echo "shard $i: exit $rc$( ((rc == 124)) && echo ' (stopped after '"$cap"'s)')"
+    (( rc != 0 )) && failed+=("tests-shard$i(rc=$rc)")
+    grep -E "FAILED|Failure|error:|PASSED|tests ran" "$work/gtest_$i.log" | head -40
+    { echo "===== shard $i: exit $rc"; cat "$work/gtest_$i.log"; } >> "$OUT/tests.log"
+  done
+  python3 - "$work" "$OUT/gtest.json" <<'EOF'
+import glob, json, sys
+merged = {"tests": 0, "failures": 0, "disabled": 0, "errors": 0, "testsuites": []}
+for path in sorted(glob.glob(sys.argv[1] + "/gtest_*.json")):
+    with open(path) as f:
+        doc = json.load(f)
+    for key in ("tests", "failures", "disabled", "errors"):
+        merged[key] += doc.get(key, 0)
+    merged["testsuites"] += doc.get("testsuites", [])
+with open(sys.argv[2], "w") as f:
+    json.dump(merged, f, indent=1)
+print(f"gtest: {merged['tests']} tests, {merged['failures']} failures, {merged['errors']} errors (shards that finished)")
+EOF
+fi
+
+stage "benchmark at $sizes"
+ops=(${PLINTH_BENCH_OPS:-})
+run bench 260 80 "$plinth" bench "${ops[@]}" --sizes "$sizes" --runs "$runs" --max-case-seconds 4 \
+  --max-seconds 200 --json "$OUT/bench.json"
+
+stage "OpenCV OpenCL peer"
+export OPENCV_OPENCL_DEVICE=${OPENCV_OPENCL_DEVICE:-:GPU:}
+[ -n "$opencl_lib" ] && export OPENCV_OPENCL_RUNTIME=${OPENCV_OPENCL_RUNTIME:-$opencl_lib}
+PYTHONUNBUFFERED=1 run opencv 110 25 python3 bench/peers/opencv_ocl_peer.py --sizes "$sizes" --runs 30 --max-seconds 90 --json "$OUT/opencv_ocl.json"
+
+stage "PTX of the integral programs"
+PLINTH_CACHE_DIR=$work/cache run ptx-build 40 10 "$plinth" bench integral --size 640x480 --runs 1 --warmup 0 \
+  > "$work/ptx.log" 2>&1 || tail -20 "$work/ptx.log"
+python3 - "$work/cache" "$OUT/integral_ptx.txt" <<'EOF'
+import glob, sys
+parts = []
+for path in sorted(glob.glob(sys.argv[1] + "/*.bin")):
+    data = open(path, "rb").read()
+    start = data.find(b"//\n// Generated by")
+    if start < 0:
+        start = data.find(b".version")
+    body = data[start:].replace(b"\0", b"").decode("latin-1") if start >= 0 else f"(no PTX text found; {len(data)} bytes)\n"
+    parts.append(f"// ===== {path.rsplit('/', 1)[-1]}\n{body}\n")
+open(sys.argv[2], "w").write("".join(parts))
+print(f"ptx: {len(parts)} programs, {sum(map(len, parts))} characters")
+EOF
+
+stage "summary"
+echo "failed stages: ${failed[*]:-none}"
+ls -la "$OUT"
+python3 bench/merge_results.py "$OUT/bench.json" "$OUT/opencv_ocl.json" > "$OUT/merged.txt" 2>&1
+cat "$OUT/merged.txt"
+rm -rf "$work"
+exit 0
