@@ -11,7 +11,7 @@
  *                 simd_end), double product in its scalar tail; rounded half to even
  *     OUT_DOUBLE  double sums (f32 sources, large u16 areas): saturate(s * scale_d)
  *   HAS_FP64                         the double tail and double sums exist
- *   LX, R                            (sliding) work-group size and rows per chunk */
+ *   LX, NCOL                         (sliding) work-group size, element columns per work-item */
 #include "common/dialect.h"
 #include "common/types.h"
 #include "common/border.h"
@@ -129,12 +129,12 @@ KERNEL void box_filter_direct(int width, int height, int kw, int kh, int ax, int
  * A work-group owns a strip of TWP output pixels (twp) and strip_rows output rows. Each work-item
  * keeps the vertical window sums V of NCOL element columns of the strip's extended width
  * ((twp + kw - 1) * CN elements) in registers and slides them down one row at a time (add the
- * entering row, subtract the leaving one). Every R rows the sums go to local memory, where a
+ * entering row, subtract the leaving one). Every R rows (a chunk) the sums go to local memory, where a
  * per-channel prefix sum along each row turns them into horizontal window sums by one
  * subtraction each. Integer sums wrap modulo 2^32 and are exact (every true sum fits). */
 #ifdef LX
 KERNEL REQD_GROUP_SIZE(LX, 1, 1) void box_filter_sliding(int width, int height, int kw, int kh, int ax, int ay,
-                                                          int border, int twp, int strip_rows, int pitch, int nrun,
+                                                          int border, int twp, int strip_rows, int R, int pitch, int nrun,
                                                           int run_px, CONVERT_PARAMS, CONST_IMAGE_PARAM(SRC_T, src),
                                                           IMAGE_PARAM(DST_T, dst), LOCAL ACC_T* vbuf,
                                                           LOCAL ACC_T* totals) {

@@ -104,6 +104,19 @@ HostImage sep_filter(Queue& queue, const HostImage& src, std::span<const float> 
 
 inline constexpr int filter2d_max_ksize = 31;
 
+enum class Filter2DMethod {
+  automatic,  // fused when its tile fits the device's local memory, else direct
+  fused,      // the source tile in local memory, a block of outputs per work-item
+  direct,     // every output reads its window from device memory: the plain reference
+};
+std::string_view to_string(Filter2DMethod method) noexcept;
+// Parses "auto", "fused" or "direct".
+Filter2DMethod parse_filter2d_method(std::string_view text);
+
+struct Filter2DOptions : LinearFilterOptions {
+  Filter2DMethod method = Filter2DMethod::automatic;
+};
+
 // Coefficients kept on the device, so that filter2d enqueues without waiting. Building one
 // uploads the coefficients and waits for that upload.
 class Filter2DKernel {
@@ -125,10 +138,10 @@ class Filter2DKernel {
 
 // Sources u8 (ddepth u8, s16 or f32) and f32 (ddepth f32), 1-4 channels.
 Event filter2d(Queue& queue, const DeviceImage& src, DeviceImage& dst, const Filter2DKernel& kernel,
-               const LinearFilterOptions& options = {});
+               const Filter2DOptions& options = {});
 // Convenience: builds the kernel (one upload, waited for), filters, downloads.
 HostImage filter2d(Queue& queue, const HostImage& src, Size ksize, std::span<const float> coefficients,
-                   const LinearFilterOptions& options = {});
+                   const Filter2DOptions& options = {});
 
 // ---- Gaussian blur (cv::GaussianBlur, cv::getGaussianKernel) ---------------------------------
 

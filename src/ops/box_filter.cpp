@@ -164,13 +164,13 @@ Event launch_sliding(Queue& queue, const BoxPlan& plan) {
   const std::size_t acc_size = plan.rules.int_sums ? 4 : (plan.fp64 ? 8 : 4);
   const SlidingPolicy p = sliding_policy(queue, plan, acc_size);
   detail::BuildOptions o = build_options(plan);
-  o.define("LX", p.lx).define("R", p.rows).define("NCOL", p.ncol);
+  o.define("LX", p.lx).define("NCOL", p.ncol);
   const auto program = detail::get_program(queue, "box_filter.cl", o);
   const DeviceImage& src = *plan.src;
   detail::Launch launch(queue, program, "box_filter_sliding");
   launch.arg(src.width()).arg(src.height()).arg(plan.ksize.width).arg(plan.ksize.height);
   launch.arg(plan.anchor.x).arg(plan.anchor.y).arg(detail::border_code(plan.border));
-  launch.arg(p.twp).arg(p.strip_rows).arg(p.pitch).arg(p.nrun).arg(p.run_px);
+  launch.arg(p.twp).arg(p.strip_rows).arg(p.rows).arg(p.pitch).arg(p.nrun).arg(p.run_px);
   convert_args(launch, plan);
   launch.image(src).image(*plan.dst).local(p.vbuf_bytes).local(p.totals_bytes);
   const std::size_t groups_x = (static_cast<std::size_t>(src.width()) + p.twp - 1) / p.twp;

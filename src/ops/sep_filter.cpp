@@ -43,8 +43,6 @@ FusedPolicy fused_policy(Queue& queue, const SepPlan& plan) {
   const std::size_t budget = local_budget(queue);
   const int group = work_group_size(queue, 256);
   if (group < 256) return best;  // REQD_GROUP_SIZE(16, 16): fall back to two_pass
-  const int width = plan.src->width();
-  const int height = plan.src->height();
   double best_cost = std::numeric_limits<double>::max();
   for (int twp : {128, 64, 32, 16, 8}) {
     for (int th : {64, 32, 16, 8}) {
@@ -66,11 +64,7 @@ FusedPolicy fused_policy(Queue& queue, const SepPlan& plan) {
       const double cost_row = rows_factor * (plan.kw + static_cast<double>(p.pxp + plan.kw - 1) / p.pxp);
       const double cost_col = plan.kh + static_cast<double>(p.pyp + plan.kh - 1) / p.pyp;
       const double cost_load = 4.0 * (twp + plan.kw - 1) * rows_factor / twp;
-      // Work spent on tile pixels outside the image counts too.
-      const double tiles_x = std::ceil(static_cast<double>(width) / twp);
-      const double tiles_y = std::ceil(static_cast<double>(height) / th);
-      const double waste = tiles_x * twp * tiles_y * th / (static_cast<double>(width) * height);
-      const double cost = (cost_row + cost_col + cost_load) * waste;
+      const double cost = cost_row + cost_col + cost_load;
       if (cost < best_cost) {
         best_cost = cost;
         best = p;
