@@ -11,7 +11,9 @@
  *                 simd_end), double product in its scalar tail; rounded half to even
  *     OUT_DOUBLE  double sums (f32 sources, large u16 areas): saturate(s * scale_d)
  *   HAS_FP64                         the double tail and double sums exist
- *   LX, NCOL                         (sliding) work-group size, element columns per work-item */
+ *   LX, NCOL                         (local_scan) work-group size, element columns per work-item
+ *   KW, RUN_PX                       (registers) window width, output pixels per work-item
+ *   DIRECT, TWO_PASS                 select those variants' kernels (each program holds one variant) */
 #include "common/dialect.h"
 #include "common/types.h"
 #include "common/border.h"
@@ -109,6 +111,7 @@ INLINE ACC_T load_src(GLOBAL const SRC_T* src, int src_offset, int src_step, int
 }
 
 /* ---- direct: one work-item per output element sums its whole window (the plain reference) --- */
+#ifdef DIRECT
 KERNEL void box_filter_direct(int width, int height, int kw, int kh, int ax, int ay, int border, CONVERT_PARAMS,
                               CONST_IMAGE_PARAM(SRC_T, src), IMAGE_PARAM(DST_T, dst)) {
   const int e = GLOBAL_ID(0);
@@ -124,8 +127,9 @@ KERNEL void box_filter_direct(int width, int height, int kw, int kh, int ax, int
   }
   IMAGE_AT(dst, e, y) = box_convert(s, e, CONVERT_ARGS);
 }
+#endif
 
-/* ---- sliding: one launch, cost independent of the kernel size --------------------------------
+/* ---- local_scan: one launch, cost independent of the kernel size --------------------------------
  * A work-group owns a strip of TWP output pixels (twp) and strip_rows output rows. Each work-item
  * keeps the vertical window sums V of NCOL element columns of the strip's extended width
  * ((twp + kw - 1) * CN elements) in registers and slides them down one row at a time (add the
@@ -133,7 +137,7 @@ KERNEL void box_filter_direct(int width, int height, int kw, int kh, int ax, int
  * per-channel prefix sum along each row turns them into horizontal window sums by one
  * subtraction each. Integer sums wrap modulo 2^32 and are exact (every true sum fits). */
 #ifdef LX
-KERNEL REQD_GROUP_SIZE(LX, 1, 1) void box_filter_sliding(int width, int height, int kw, int kh, int ax, int ay,
+KERNEL REQD_GROUP_SIZE(LX, 1, 1) void box_filter_local_scan(int width, int height, int kw, int kh, int ax, int ay,
                                                           int border, int twp, int strip_rows, int R, int pitch, int nrun,
                                                           int run_px, CONVERT_PARAMS, CONST_IMAGE_PARAM(SRC_T, src),
                                                           IMAGE_PARAM(DST_T, dst), LOCAL ACC_T* vbuf,
@@ -245,6 +249,7 @@ KERNEL REQD_GROUP_SIZE(LX, 1, 1) void box_filter_sliding(int width, int height, 
  * Pass 1 stores the 2x2 sums T(p, q) = sum of the border-extended source over [p, p+1] x [q, q+1]
  * for p in [-7, width + 6), q in [-7, height + 6) (index p + 7) as ushort; pass 2 adds the 16
  * sums T(x - ax + 2u, y - ay + 2v), u, v < 4: the exact 8x8 window sum, 20 reads instead of 64. */
+#ifdef TWO_PASS
 KERNEL void box_filter_2x2(int width, int height, int border, CONST_IMAGE_PARAM(SRC_T, src), GLOBAL ushort* t,
                            int t_step) {
   const int e = GLOBAL_ID(0);
@@ -274,3 +279,96 @@ KERNEL void box_filter_8x8_from_2x2(int width, int height, int ax, int ay, CONVE
   }
   IMAGE_AT(dst, e, y) = box_convert(s, e, CONVERT_ARGS);
 }
+#endif
+
+/* ---- registers: small windows, no local memory ------------------------------------------------
+ * Each work-item owns RUN_PX neighbouring output pixels of a strip of strip_rows rows. It keeps
+ * the vertical window sums of the (RUN_PX + KW - 1) * CN element columns its outputs read in
+ * registers, slides them down one row at a time (entering row added, leaving row subtracted,
+ * both read with vector loads where the columns lie inside the image), and slides the horizontal
+ * window along its run: per output two adds, whatever the window. Options: KW (window width),
+ * RUN_PX. No barriers: work-items past the image simply return. */
+#ifdef RUN_PX
+#define NE ((RUN_PX + KW - 1) * CN)
+
+/* v[i] += sign * source element i of the run's columns in row y (border-mapped). */
+INLINE void add_row(ACC_T* v, GLOBAL const SRC_T* src, int src_offset, int src_step, int y, int px0, int width,
+                    int height, int border, bool interior, int sign) {
+  const int yi = border_index(y, height, border);
+  if (yi < 0) return;
+  GLOBAL const SRC_T* row = src + src_offset + yi * src_step;
+  if (interior) {
+    GLOBAL const SRC_T* p = row + px0 * CN;
+    SRC_T buf[NE];
+#pragma unroll
+    for (int i = 0; i + 16 <= NE; i += 16) vstore16(vload16(0, p + i), 0, buf + i);
+#pragma unroll
+    for (int i = NE / 16 * 16; i < NE; ++i) buf[i] = p[i];
+#pragma unroll
+    for (int i = 0; i < NE; ++i) {
+      if (sign > 0) {
+        v[i] += (ACC_T)buf[i];
+      } else {
+        v[i] -= (ACC_T)buf[i];
+      }
+    }
+    return;
+  }
+#pragma unroll
+  for (int i = 0; i < NE; ++i) {
+    const int xi = border_index(px0 + i / CN, width, border);
+    if (xi < 0) continue;
+    const ACC_T value = (ACC_T)row[xi * CN + i % CN];
+    if (sign > 0) {
+      v[i] += value;
+    } else {
+      v[i] -= value;
+    }
+  }
+}
+
+KERNEL void box_filter_registers(int width, int height, int kh, int ax, int ay, int border, int strip_rows,
+                                 CONVERT_PARAMS, CONST_IMAGE_PARAM(SRC_T, src), IMAGE_PARAM(DST_T, dst)) {
+  const int run = GLOBAL_ID(0);
+  const int x0 = run * RUN_PX;  /* first output pixel */
+  if (x0 >= width) return;
+  const int px0 = x0 - ax;      /* first column pixel */
+  const bool interior = px0 >= 0 && px0 + RUN_PX + KW - 1 <= width;
+  const int y0 = GLOBAL_ID(1) * strip_rows;
+  const int y_end = min(y0 + strip_rows, height);
+  const int out_px = min(RUN_PX, width - x0);
+
+  ACC_T v[NE];
+#pragma unroll
+  for (int i = 0; i < NE; ++i) v[i] = (ACC_T)0;
+  for (int i = 0; i < kh; ++i) add_row(v, src, src_offset, src_step, y0 - ay + i, px0, width, height, border, interior, 1);
+
+  for (int y = y0; y < y_end; ++y) {
+    if (y > y0) {
+      add_row(v, src, src_offset, src_step, y - ay + kh - 1, px0, width, height, border, interior, 1);
+      add_row(v, src, src_offset, src_step, y - ay - 1, px0, width, height, border, interior, -1);
+    }
+    DST_T out[RUN_PX * CN];
+#pragma unroll
+    for (int c = 0; c < CN; ++c) {
+      ACC_T s = (ACC_T)0;
+#pragma unroll
+      for (int i = 0; i < KW; ++i) s += v[i * CN + c];
+#pragma unroll
+      for (int p = 0; p < RUN_PX; ++p) {
+        if (p > 0) s += v[(p + KW - 1) * CN + c] - v[(p - 1) * CN + c];
+        out[p * CN + c] = box_convert(s, (x0 + p) * CN + c, CONVERT_ARGS);
+      }
+    }
+    GLOBAL DST_T* drow = dst + dst_offset + y * dst_step + x0 * CN;
+    if (out_px == RUN_PX) {
+#pragma unroll
+      for (int i = 0; i + 16 <= RUN_PX * CN; i += 16) vstore16(vload16(0, out + i), 0, drow + i);
+#pragma unroll
+      for (int i = RUN_PX * CN / 16 * 16; i < RUN_PX * CN; ++i) drow[i] = out[i];
+    } else {
+      for (int i = 0; i < out_px * CN; ++i) drow[i] = out[i];
+    }
+  }
+}
+#endif

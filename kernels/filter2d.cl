@@ -22,6 +22,7 @@
 #define COEF_PARAM CONSTANT float* coef, int coef_offset, int coef_step
 
 /* ---- direct: one work-item per output element (the plain reference) ------------------------- */
+#ifndef PXP
 KERNEL void filter2d_direct(int width, int height, int kw, int kh, int ax, int ay, int border, float delta,
                             COEF_PARAM, CONST_IMAGE_PARAM(SRC_T, src), IMAGE_PARAM(DST_T, dst)) {
   (void)coef_step;
@@ -42,6 +43,7 @@ KERNEL void filter2d_direct(int width, int height, int kw, int kh, int ax, int a
   }
   IMAGE_AT(dst, e, y) = STORE(s);
 }
+#endif
 
 /* ---- fused: the source tile in local memory, a PXP x PYP block of outputs per work-item -------
  * For each kernel row j the work-item keeps that row's KW coefficients in registers and, for each

@@ -128,6 +128,7 @@ INLINE DST_T column_finish(const RB_T* r, int e, const uint* kyb, int tail, floa
 }
 
 /* ---- two_pass: rows into an intermediate, then columns ------------------------------------- */
+#ifndef TWP
 KERNEL void sep_filter_rows(SEP_PARAMS, COEF_PARAMS(kx), CONST_IMAGE_PARAM(SRC_T, src), GLOBAL RB_T* rows,
                             int rows_step) {
   (void)tail;
@@ -166,6 +167,7 @@ KERNEL void sep_filter_columns(SEP_PARAMS, COEF_PARAMS(ky), GLOBAL const RB_T* r
   }
   IMAGE_AT(dst, e, y) = column_finish(r, e, kyb, SEP_ARGS);
 }
+#endif
 
 /* ---- fused: one launch per image ------------------------------------------------------------
  * A work-group loads its output tile's source region (TWP + KW - 1) x (TH + KH - 1) pixels into

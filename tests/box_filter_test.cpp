@@ -56,36 +56,45 @@ void check_case(const HostImage& src, const BoxFilterOptions& o) {
   }
 }
 
+// Each kernel size comes with one format, so that the cases share compiled programs (their
+// count dominates the run time on CPU devices); sizes, borders, anchors vary freely.
 TEST(BoxFilter, SweepAgainstOpenCV) {
   std::mt19937 rng(20240601);
   const Size sizes[] = {{1, 1}, {7, 5}, {37, 23}, {3, 41}, {301, 67}};
-  const Size ksizes[] = {{1, 1}, {3, 3}, {8, 8}, {5, 1}, {1, 7}, {31, 31}, {16, 17}, {45, 50}, {2, 130}};
-  const Depth depths[] = {Depth::u8, Depth::u16, Depth::f32};
+  const struct {
+    Size k;
+    Format format;
+    bool normalize;
+  } kinds[] = {{{1, 1}, {Depth::u8, 1}, true},   {{3, 3}, {Depth::u8, 3}, true},   {{8, 8}, {Depth::u8, 1}, true},
+               {{5, 1}, {Depth::u16, 2}, true},  {{1, 7}, {Depth::f32, 1}, true},  {{31, 31}, {Depth::u8, 1}, true},
+               {{16, 17}, {Depth::u8, 4}, true}, {{45, 50}, {Depth::u16, 1}, false}, {{2, 130}, {Depth::f32, 3}, true}};
   int n = 0;
-  for (const Size size : sizes) {
-    for (const Size k : ksizes) {
-      for (int rep = 0; rep < 2; ++rep) {
-        const Depth depth = depths[rng() % 3];
-        const int cn = 1 + static_cast<int>(rng() % 4);
+  for (const auto& kind : kinds) {
+    for (const BoxFilterMethod method : {BoxFilterMethod::automatic, BoxFilterMethod::local_scan}) {
+      for (const Size size : sizes) {
         BoxFilterOptions o;
-        o.ksize = k;
+        o.ksize = kind.k;
+        o.method = method;
+        o.normalize = kind.normalize;
         o.border = kBorders[rng() % 4];
-        o.normalize = rng() % 4 != 0;
-        if (rng() % 3 == 0) o.anchor = Anchor{static_cast<int>(rng() % k.width), static_cast<int>(rng() % k.height)};
-        const HostImage src = random_image(size.width, size.height, Format{depth, cn}, 100 + n++);
-        check_case(src, o);
+        if (rng() % 3 == 0) {
+          o.anchor = Anchor{static_cast<int>(rng() % kind.k.width), static_cast<int>(rng() % kind.k.height)};
+        }
+        check_case(random_image(size.width, size.height, kind.format, 100 + n++), o);
       }
     }
   }
 }
 
 TEST(BoxFilter, U8RoundingAllAreasUpTo256) {
-  // u8 -> u8 windows of at most 256 pixels divide by a fixed-point reciprocal; every area.
+  // u8 -> u8 windows of at most 256 pixels divide by a fixed-point reciprocal; every area (the
+  // local_scan and direct kernels take the window size at run time).
   const HostImage src = random_image(41, 19, Format{Depth::u8, 1}, 7);
-  for (int kw = 1; kw <= 16; kw += 3) {
-    for (int kh = 1; kh <= 16; kh += 2) {
+  for (int kw = 1; kw <= 16; ++kw) {
+    for (int kh = 1; kh <= 16; ++kh) {
       BoxFilterOptions o;
       o.ksize = {kw, kh};
+      o.method = (kw + kh) % 2 ? BoxFilterMethod::local_scan : BoxFilterMethod::direct;
       check_case(src, o);
     }
   }
@@ -95,22 +104,21 @@ TEST(BoxFilter, OutputDepths) {
   const HostImage u8 = random_image(53, 17, Format{Depth::u8, 3}, 11);
   const HostImage u16 = random_image(29, 13, Format{Depth::u16, 2}, 12);
   const HostImage f32 = random_image(31, 11, Format{Depth::f32, 1}, 13);
-  for (const Size k : {Size{3, 3}, Size{20, 20}}) {
-    for (const bool normalize : {true, false}) {
-      BoxFilterOptions o;
-      o.ksize = k;
-      o.normalize = normalize;
-      for (Depth d : {Depth::u16, Depth::s16, Depth::s32, Depth::f32, Depth::f64}) {
-        o.ddepth = d;
-        check_case(u8, o);
-      }
-      for (Depth d : {Depth::u8, Depth::s16, Depth::s32, Depth::f32}) {
-        o.ddepth = d;
-        check_case(u16, o);
-      }
-      o.ddepth = Depth::u8;
-      check_case(f32, o);
+  for (const bool normalize : {true, false}) {
+    BoxFilterOptions o;
+    o.method = BoxFilterMethod::local_scan;
+    o.normalize = normalize;
+    o.ksize = normalize ? Size{3, 3} : Size{20, 20};
+    for (Depth d : {Depth::s16, Depth::s32, Depth::f32, Depth::f64}) {
+      o.ddepth = d;
+      check_case(u8, o);
     }
+    for (Depth d : {Depth::u8, Depth::f32}) {
+      o.ddepth = d;
+      check_case(u16, o);
+    }
+    o.ddepth = Depth::u8;
+    check_case(f32, o);
   }
 }
 
@@ -127,7 +135,8 @@ TEST(BoxFilter, LargeU16AreasUseDoubleSums) {
 TEST(BoxFilter, MethodsAgree) {
   const HostImage src = random_image(123, 47, Format{Depth::u8, 1}, 31);
   for (BorderMode b : kBorders) {
-    for (BoxFilterMethod m : {BoxFilterMethod::sliding, BoxFilterMethod::direct, BoxFilterMethod::two_pass_8x8}) {
+    for (BoxFilterMethod m : {BoxFilterMethod::registers, BoxFilterMethod::local_scan, BoxFilterMethod::direct,
+                              BoxFilterMethod::two_pass_8x8}) {
       BoxFilterOptions o;
       o.ksize = {8, 8};
       o.border = b;
@@ -142,7 +151,7 @@ TEST(BoxFilter, MethodsAgree) {
   o.ksize = {8, 8};
   o.method = BoxFilterMethod::two_pass_8x8;
   check_case(src4, o);
-  for (BoxFilterMethod m : {BoxFilterMethod::sliding, BoxFilterMethod::direct}) {
+  for (BoxFilterMethod m : {BoxFilterMethod::registers, BoxFilterMethod::local_scan, BoxFilterMethod::direct}) {
     const HostImage f = random_image(40, 30, Format{Depth::f32, 2}, 33);
     o = BoxFilterOptions{};
     o.ksize = {5, 9};

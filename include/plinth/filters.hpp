@@ -45,13 +45,14 @@ struct Anchor {
 // ---- Box filter (cv::boxFilter, cv::blur) -----------------------------------------------------
 
 enum class BoxFilterMethod {
-  automatic,     // sliding for every request
-  sliding,       // one launch: vertical running sums in registers, horizontal prefix sums in local memory
+  automatic,     // registers where the window is narrow enough, else local_scan
+  registers,     // running sums down columns and along rows, all in registers; narrow windows only
+  local_scan,    // running sums down columns in registers, prefix sums along rows in local memory
   two_pass_8x8,  // the Adreno case study: 2x2 sums, then 16 of them; 8x8 normalized u8 only
   direct,        // every output sums its whole window: plain reference, cost grows with the size
 };
 std::string_view to_string(BoxFilterMethod method) noexcept;
-// Parses "auto", "sliding", "two_pass_8x8" or "direct".
+// Parses "auto", "registers", "local_scan", "two_pass_8x8" or "direct".
 BoxFilterMethod parse_box_filter_method(std::string_view text);
 
 inline constexpr int box_filter_max_ksize = 255;

@@ -72,13 +72,13 @@ struct BoxPlan {
   Size ksize;
   Anchor anchor;
   BorderMode border = BorderMode::reflect_101;
-  BoxFilterMethod method = BoxFilterMethod::sliding;
+  BoxFilterMethod method = BoxFilterMethod::local_scan;
   BoxRules rules;
   bool fp64 = false;
 };
 
-// Work-group shape of the sliding kernel; chosen per request from the device's limits.
-struct SlidingPolicy {
+// Work-group shape of the local_scan kernel; chosen per request from the device's limits.
+struct ScanPolicy {
   int lx = 256;          // work-items per group
   int ncol = 1;          // element columns per work-item (compile-time)
   int twp = 0;           // output pixels per strip
@@ -96,22 +96,22 @@ struct SlidingPolicy {
   static constexpr int max_strip_rows = 256;
 };
 
-SlidingPolicy sliding_policy(Queue& queue, const BoxPlan& plan, std::size_t acc_size) {
-  SlidingPolicy p;
+ScanPolicy scan_policy(Queue& queue, const BoxPlan& plan, std::size_t acc_size) {
+  ScanPolicy p;
   const int cn = plan.src->channels();
   const int width = plan.src->width();
   const int kw = plan.ksize.width;
   p.lx = detail::work_group_size(queue, 256);
   // Enough columns per work-item that the strip is at least min_strip_px wide (or the image).
-  const int want_px = std::min(width, SlidingPolicy::min_strip_px);
+  const int want_px = std::min(width, ScanPolicy::min_strip_px);
   p.ncol = 1;
-  while ((p.lx * p.ncol) / cn - (kw - 1) < want_px && p.ncol < SlidingPolicy::max_ncol) ++p.ncol;
+  while ((p.lx * p.ncol) / cn - (kw - 1) < want_px && p.ncol < ScanPolicy::max_ncol) ++p.ncol;
   p.twp = std::min(width, std::max(1, (p.lx * p.ncol) / cn - (kw - 1)));
   while ((p.twp + kw - 1) * cn > p.lx * p.ncol) ++p.ncol;  // tiny work-groups: make room
   const int ext_px = p.twp + kw - 1;
   p.pitch = (ext_px * cn) | 1;
   const std::size_t budget = detail::local_budget(queue);
-  p.rows = std::min(SlidingPolicy::max_rows, p.lx);
+  p.rows = std::min(ScanPolicy::max_rows, p.lx);
   while (p.rows > 1) {
     const std::size_t bytes = (static_cast<std::size_t>(p.rows) * p.pitch + static_cast<std::size_t>(p.lx) * cn) * acc_size;
     if (bytes <= budget) break;
@@ -124,7 +124,7 @@ SlidingPolicy sliding_policy(Queue& queue, const BoxPlan& plan, std::size_t acc_
   // Tall strips amortise the kh rows that start each strip's running sums.
   const int kh = plan.ksize.height;
   int strip = std::max(64, 4 * kh);
-  strip = std::min(strip, SlidingPolicy::max_strip_rows);
+  strip = std::min(strip, ScanPolicy::max_strip_rows);
   strip = (strip + p.rows - 1) / p.rows * p.rows;
   p.strip_rows = std::min(strip, (plan.src->height() + p.rows - 1) / p.rows * p.rows);
   return p;
@@ -148,7 +148,7 @@ void convert_args(detail::Launch& launch, const BoxPlan& plan) {
 }
 
 Event launch_direct(Queue& queue, const BoxPlan& plan) {
-  const auto program = detail::get_program(queue, "box_filter.cl", build_options(plan));
+  const auto program = detail::get_program(queue, "box_filter.cl", build_options(plan).define("DIRECT"));
   const DeviceImage& src = *plan.src;
   detail::Launch launch(queue, program, "box_filter_direct");
   launch.arg(src.width()).arg(src.height()).arg(plan.ksize.width).arg(plan.ksize.height);
@@ -160,14 +160,14 @@ Event launch_direct(Queue& queue, const BoxPlan& plan) {
                           detail::range(64, 1)));
 }
 
-Event launch_sliding(Queue& queue, const BoxPlan& plan) {
+Event launch_local_scan(Queue& queue, const BoxPlan& plan) {
   const std::size_t acc_size = plan.rules.int_sums ? 4 : (plan.fp64 ? 8 : 4);
-  const SlidingPolicy p = sliding_policy(queue, plan, acc_size);
+  const ScanPolicy p = scan_policy(queue, plan, acc_size);
   detail::BuildOptions o = build_options(plan);
   o.define("LX", p.lx).define("NCOL", p.ncol);
   const auto program = detail::get_program(queue, "box_filter.cl", o);
   const DeviceImage& src = *plan.src;
-  detail::Launch launch(queue, program, "box_filter_sliding");
+  detail::Launch launch(queue, program, "box_filter_local_scan");
   launch.arg(src.width()).arg(src.height()).arg(plan.ksize.width).arg(plan.ksize.height);
   launch.arg(plan.anchor.x).arg(plan.anchor.y).arg(detail::border_code(plan.border));
   launch.arg(p.twp).arg(p.strip_rows).arg(p.rows).arg(p.pitch).arg(p.nrun).arg(p.run_px);
@@ -178,13 +178,64 @@ Event launch_sliding(Queue& queue, const BoxPlan& plan) {
   return Event(launch.run(detail::range(groups_x * p.lx, groups_y), detail::range(static_cast<std::size_t>(p.lx), 1)));
 }
 
+// Shape of the registers kernel: pixels per work-item (0: the window is too wide for it) and rows
+// per strip. Each work-item holds (run_px + kw - 1) * channels running sums.
+struct RegistersPolicy {
+  int run_px = 0;
+  int strip_rows = 0;
+  int lx = 64;
+  static constexpr int max_sums = 64;        // 32-bit sums per work-item (double sums count twice)
+  static constexpr int items_per_unit = 512;  // work-items wanted per compute unit
+};
+
+RegistersPolicy registers_policy(Queue& queue, const DeviceImage& src, Size ksize, bool int_sums) {
+  RegistersPolicy p;
+  const int cn = src.channels();
+  const int per_sum = int_sums ? 1 : 2;
+  for (int run : {16, 8}) {
+    if ((run + ksize.width - 1) * cn * per_sum <= RegistersPolicy::max_sums) {
+      p.run_px = run;
+      break;
+    }
+  }
+  if (p.run_px == 0) return p;
+  // Enough strips to fill the device, but not so short that restarting the column sums (kh rows
+  // per strip) dominates.
+  const int runs = (src.width() + p.run_px - 1) / p.run_px;
+  const long long want = static_cast<long long>(RegistersPolicy::items_per_unit) *
+                         std::max<unsigned>(queue.context().device().compute_units, 1);
+  const long long strips = std::max<long long>(1, (want + runs - 1) / runs);
+  int rows = static_cast<int>((src.height() + strips - 1) / strips);
+  rows = std::max(rows, std::min(ksize.height, 64));
+  rows = std::clamp(rows, 8, 256);
+  p.strip_rows = rows;
+  p.lx = detail::work_group_size(queue, 64);
+  return p;
+}
+
+Event launch_registers(Queue& queue, const BoxPlan& plan, const RegistersPolicy& p) {
+  detail::BuildOptions o = build_options(plan);
+  o.define("KW", plan.ksize.width).define("RUN_PX", p.run_px);
+  const auto program = detail::get_program(queue, "box_filter.cl", o);
+  const DeviceImage& src = *plan.src;
+  detail::Launch launch(queue, program, "box_filter_registers");
+  launch.arg(src.width()).arg(src.height()).arg(plan.ksize.height).arg(plan.anchor.x).arg(plan.anchor.y);
+  launch.arg(detail::border_code(plan.border)).arg(p.strip_rows);
+  convert_args(launch, plan);
+  launch.image(src).image(*plan.dst);
+  const std::size_t runs = (static_cast<std::size_t>(src.width()) + p.run_px - 1) / p.run_px;
+  const std::size_t strips = (static_cast<std::size_t>(src.height()) + p.strip_rows - 1) / p.strip_rows;
+  const std::size_t lx = static_cast<std::size_t>(p.lx);
+  return Event(launch.run(detail::range(detail::round_up(runs, lx), strips), detail::range(lx, 1)));
+}
+
 Event launch_two_pass(Queue& queue, const BoxPlan& plan) {
   const DeviceImage& src = *plan.src;
   const int cn = src.channels();
   const std::size_t t_step = static_cast<std::size_t>(src.width() + 13) * cn;
   const std::size_t t_rows = static_cast<std::size_t>(src.height()) + 13;
   const detail::ScratchLease t = detail::scratch(queue, "box_filter.two_pass_8x8", t_step * t_rows * sizeof(std::uint16_t));
-  const auto program = detail::get_program(queue, "box_filter.cl", build_options(plan));
+  const auto program = detail::get_program(queue, "box_filter.cl", build_options(plan).define("TWO_PASS"));
 
   detail::Launch first(queue, program, "box_filter_2x2");
   first.arg(src.width()).arg(src.height()).arg(detail::border_code(plan.border)).image(src);
@@ -206,7 +257,8 @@ Event launch_two_pass(Queue& queue, const BoxPlan& plan) {
 std::string_view to_string(BoxFilterMethod method) noexcept {
   switch (method) {
     case BoxFilterMethod::automatic: return "auto";
-    case BoxFilterMethod::sliding: return "sliding";
+    case BoxFilterMethod::registers: return "registers";
+    case BoxFilterMethod::local_scan: return "local_scan";
     case BoxFilterMethod::two_pass_8x8: return "two_pass_8x8";
     case BoxFilterMethod::direct: return "direct";
   }
@@ -214,12 +266,12 @@ std::string_view to_string(BoxFilterMethod method) noexcept {
 }
 
 BoxFilterMethod parse_box_filter_method(std::string_view text) {
-  for (BoxFilterMethod m : {BoxFilterMethod::automatic, BoxFilterMethod::sliding, BoxFilterMethod::two_pass_8x8,
-                            BoxFilterMethod::direct}) {
+  for (BoxFilterMethod m : {BoxFilterMethod::automatic, BoxFilterMethod::registers, BoxFilterMethod::local_scan,
+                            BoxFilterMethod::two_pass_8x8, BoxFilterMethod::direct}) {
     if (text == to_string(m)) return m;
   }
   throw Error(ErrorCode::invalid_argument, kOp, "method",
-              "unknown method '" + std::string(text) + "' (expected auto, sliding, two_pass_8x8 or direct)");
+              "unknown method '" + std::string(text) + "' (expected auto, registers, local_scan, two_pass_8x8 or direct)");
 }
 
 Event box_filter(Queue& queue, const DeviceImage& src, DeviceImage& dst, const BoxFilterOptions& options) {
@@ -243,7 +295,16 @@ Event box_filter(Queue& queue, const DeviceImage& src, DeviceImage& dst, const B
   plan.border = options.border;
   plan.fp64 = queue.context().device().has_fp64;
   plan.rules = box_rules(src.depth(), ddepth, options.ksize, options.normalize, src.width() * src.channels());
-  plan.method = options.method == BoxFilterMethod::automatic ? BoxFilterMethod::sliding : options.method;
+  const RegistersPolicy regs = registers_policy(queue, src, options.ksize, plan.rules.int_sums);
+  plan.method = options.method;
+  if (plan.method == BoxFilterMethod::automatic) {
+    plan.method = regs.run_px > 0 ? BoxFilterMethod::registers : BoxFilterMethod::local_scan;
+  }
+  if (plan.method == BoxFilterMethod::registers && regs.run_px == 0) {
+    throw Error(ErrorCode::invalid_argument, kOp, "method",
+                "registers: a " + std::to_string(options.ksize.width) + "-pixel wide window of " +
+                    std::to_string(src.channels()) + " channels needs too many registers; use auto or local_scan");
+  }
   if (plan.method == BoxFilterMethod::two_pass_8x8 &&
       (options.ksize != Size{8, 8} || !options.normalize || src.depth() != Depth::u8 || ddepth != Depth::u8)) {
     throw Error(ErrorCode::invalid_argument, kOp, "method",
@@ -253,7 +314,8 @@ Event box_filter(Queue& queue, const DeviceImage& src, DeviceImage& dst, const B
   plan.dst = &dst;
 
   switch (plan.method) {
-    case BoxFilterMethod::sliding: return launch_sliding(queue, plan);
+    case BoxFilterMethod::registers: return launch_registers(queue, plan, regs);
+    case BoxFilterMethod::local_scan: return launch_local_scan(queue, plan);
     case BoxFilterMethod::two_pass_8x8: return launch_two_pass(queue, plan);
     case BoxFilterMethod::direct: return launch_direct(queue, plan);
     case BoxFilterMethod::automatic: break;
