@@ -23,8 +23,8 @@ struct FusedPolicy {
   int gy = 16;
   int twp = 0;   // output tile width in pixels
   int th = 0;    // output tile height
-  int pxp = 4;   // row pass: pixels per work-item
-  int pyp = 4;   // column pass: rows per work-item
+  int pxp = 4;   // row pass: pixels per work-item (all channels)
+  int pyp = 4;   // column pass: rows per work-item (one element column)
   int tile_pitch = 0;
   int rows_pitch = 0;
   std::size_t tile_bytes = 0;
@@ -45,8 +45,12 @@ FusedPolicy fused_policy(Queue& queue, const SepPlan& plan) {
   if (group < 256) return best;  // REQD_GROUP_SIZE(16, 16): fall back to two_pass
   double best_cost = std::numeric_limits<double>::max();
   for (int twp : {128, 64, 32, 16, 8}) {
-    for (int th : {64, 32, 16, 8}) {
+    for (int th : {128, 64, 32, 16, 8}) {
       FusedPolicy p;
+      // More outputs per work-item reuse more loaded values; four channels already give four.
+      p.pxp = cn == 1 ? 8 : 4;
+      p.pyp = cn == 1 ? 8 : 4;
+      if (twp % p.pxp != 0 || th % p.pyp != 0) continue;
       p.twp = twp;
       p.th = th;
       const int nr = th + plan.kh - 1;
