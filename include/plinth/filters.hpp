@@ -22,3 +22,144 @@ std::string_view to_string(BorderMode mode) noexcept;
 BorderMode parse_border_mode(std::string_view text);
 
 }  // namespace plinth
+
+// ==== filters-a: box filter, linear filters (separable and 2-D), Gaussian blur ==============
+// Semantics, exactness and limits: docs/filters.md. Outputs may be empty (then allocated with
+// the source's size and the output depth) or allocated images of that size and format (views
+// with pitch are fine). A view is filtered as a whole image: pixels outside it are never read
+// (OpenCV's BORDER_ISOLATED).
+
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace plinth {
+
+// Position of the kernel's anchor inside the kernel; -1 means the centre (OpenCV's Point(-1,-1)).
+struct Anchor {
+  int x = -1;
+  int y = -1;
+  friend bool operator==(const Anchor&, const Anchor&) = default;
+};
+
+// ---- Box filter (cv::boxFilter, cv::blur) -----------------------------------------------------
+
+enum class BoxFilterMethod {
+  automatic,     // registers where the window is narrow enough, else local_scan
+  registers,     // running sums down columns and along rows, all in registers; narrow windows only
+  local_scan,    // running sums down columns in registers, prefix sums along rows in local memory
+  two_pass_8x8,  // the Adreno case study: 2x2 sums, then 16 of them; 8x8 normalized u8 only
+  direct,        // every output sums its whole window: plain reference, cost grows with the size
+};
+std::string_view to_string(BoxFilterMethod method) noexcept;
+// Parses "auto", "registers", "local_scan", "two_pass_8x8" or "direct".
+BoxFilterMethod parse_box_filter_method(std::string_view text);
+
+inline constexpr int box_filter_max_ksize = 255;
+
+struct BoxFilterOptions {
+  Size ksize{3, 3};                      // 1 to box_filter_max_ksize each way, odd or even
+  Anchor anchor;                         // default: the centre (ksize / 2)
+  bool normalize = true;                 // divide by the window area (cv::blur)
+  BorderMode border = BorderMode::reflect_101;  // constant (value 0), replicate, reflect, reflect_101
+  std::optional<Depth> ddepth;           // OpenCV's ddepth; empty: the source's depth
+  BoxFilterMethod method = BoxFilterMethod::automatic;
+};
+
+// Sources u8, u16, f32 with 1-4 channels; ddepth u8, u16, s16, s32, f32 or f64.
+Event box_filter(Queue& queue, const DeviceImage& src, DeviceImage& dst, const BoxFilterOptions& options = {});
+HostImage box_filter(Queue& queue, const HostImage& src, const BoxFilterOptions& options = {});
+
+// ---- Separable linear filter (cv::sepFilter2D) ------------------------------------------------
+
+inline constexpr int sep_filter_max_taps = 63;
+
+enum class SepFilterMethod {
+  automatic,  // fused when its tiles fit the device's local memory, else two_pass
+  fused,      // one launch: a tile and its rows filtered in local memory, then its columns
+  two_pass,   // rows into a device intermediate, then columns: any size up to the limit
+};
+std::string_view to_string(SepFilterMethod method) noexcept;
+// Parses "auto", "fused" or "two_pass".
+SepFilterMethod parse_sep_filter_method(std::string_view text);
+
+struct LinearFilterOptions {
+  Anchor anchor;                         // default: the kernel's centre
+  double delta = 0.0;                    // added to every result before it is stored
+  BorderMode border = BorderMode::reflect_101;  // constant (0), replicate, reflect, reflect_101
+  std::optional<Depth> ddepth;           // empty: the source's depth
+};
+
+struct SepFilterOptions : LinearFilterOptions {
+  SepFilterMethod method = SepFilterMethod::automatic;
+};
+
+// Correlation (no kernel flip) with kx along rows and ky along columns, 1 to
+// sep_filter_max_taps each. Sources u8 (ddepth u8, s16 or f32) and f32 (ddepth f32), 1-4 channels.
+Event sep_filter(Queue& queue, const DeviceImage& src, DeviceImage& dst, std::span<const float> kx,
+                 std::span<const float> ky, const SepFilterOptions& options = {});
+HostImage sep_filter(Queue& queue, const HostImage& src, std::span<const float> kx, std::span<const float> ky,
+                     const SepFilterOptions& options = {});
+
+// ---- Non-separable linear filter (cv::filter2D) -----------------------------------------------
+
+inline constexpr int filter2d_max_ksize = 31;
+
+enum class Filter2DMethod {
+  automatic,  // fused when its tile fits the device's local memory, else direct
+  fused,      // the source tile in local memory, a block of outputs per work-item
+  direct,     // every output reads its window from device memory: the plain reference
+};
+std::string_view to_string(Filter2DMethod method) noexcept;
+// Parses "auto", "fused" or "direct".
+Filter2DMethod parse_filter2d_method(std::string_view text);
+
+struct Filter2DOptions : LinearFilterOptions {
+  Filter2DMethod method = Filter2DMethod::automatic;
+};
+
+// Coefficients kept on the device, so that filter2d enqueues without waiting. Building one
+// uploads the coefficients and waits for that upload.
+class Filter2DKernel {
+ public:
+  Filter2DKernel() = default;
+  // Row-major coefficients of a width x height kernel (1 to filter2d_max_ksize each way).
+  Filter2DKernel(Queue& queue, Size ksize, std::span<const float> coefficients);
+
+  bool empty() const noexcept { return coefficients_.empty(); }
+  Size ksize() const noexcept { return ksize_; }
+  const std::vector<float>& coefficients() const noexcept { return coefficients_; }
+  const DeviceImage& device() const noexcept { return device_; }
+
+ private:
+  Size ksize_{};
+  std::vector<float> coefficients_;
+  DeviceImage device_;
+};
+
+// Sources u8 (ddepth u8, s16 or f32) and f32 (ddepth f32), 1-4 channels.
+Event filter2d(Queue& queue, const DeviceImage& src, DeviceImage& dst, const Filter2DKernel& kernel,
+               const Filter2DOptions& options = {});
+// Convenience: builds the kernel (one upload, waited for), filters, downloads.
+HostImage filter2d(Queue& queue, const HostImage& src, Size ksize, std::span<const float> coefficients,
+                   const Filter2DOptions& options = {});
+
+// ---- Gaussian blur (cv::GaussianBlur, cv::getGaussianKernel) ---------------------------------
+
+struct GaussianBlurOptions {
+  Size ksize{0, 0};         // odd, 1 to sep_filter_max_taps; 0: derived from the sigma
+  double sigma_x = 0.0;     // <= 0: derived from ksize.width
+  double sigma_y = 0.0;     // <= 0: equal to sigma_x
+  BorderMode border = BorderMode::reflect_101;  // wrap only for u8 and u16, as OpenCV
+  SepFilterMethod method = SepFilterMethod::automatic;
+};
+
+// Sources u8 and u16 (OpenCV's bit-exact fixed-point path) and f32; 1-4 channels; same depth out.
+Event gaussian_blur(Queue& queue, const DeviceImage& src, DeviceImage& dst, const GaussianBlurOptions& options = {});
+HostImage gaussian_blur(Queue& queue, const HostImage& src, const GaussianBlurOptions& options = {});
+
+// cv::getGaussianKernel(n, sigma, CV_64F): n odd coefficients summing to 1.
+std::vector<double> gaussian_kernel(int n, double sigma);
+
+}  // namespace plinth
+// ==== end filters-a ============================================================================

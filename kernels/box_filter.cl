@@ -1,0 +1,374 @@
+/* Box filter (cv::boxFilter / cv::blur). Host side: src/ops/box_filter*.cpp; rules in
+ * docs/filters.md. Options:
+ *   SRC_T/SRC_DEPTH, DST_T/DST_DEPTH  element types
+ *   CN                               channels (1-4)
+ *   ACC_INT                          1: window sums are exact integers (uint, wrapping like OpenCV's int)
+ *                                    0: window sums are ACC_T (double, or float without fp64)
+ *   OUT_MODE                         how a window sum becomes an output element, OpenCV's column filter:
+ *     OUT_FIXED   u8 -> u8, area <= 256, normalized: ((s + DD) * DS) >> 23
+ *     OUT_SAT     no scaling: saturate(s)
+ *     OUT_SCALE   int sums with a scale: float product in OpenCV's SIMD lanes (elements below
+ *                 simd_end), double product in its scalar tail; rounded half to even
+ *     OUT_DOUBLE  double sums (f32 sources, large u16 areas): saturate(s * scale_d)
+ *   HAS_FP64                         the double tail and double sums exist
+ *   LX, NCOL                         (local_scan) work-group size, element columns per work-item
+ *   KW, RUN_PX                       (registers) window width, output pixels per work-item
+ *   DIRECT, TWO_PASS                 select those variants' kernels (each program holds one variant) */
+#include "common/dialect.h"
+#include "common/types.h"
+#include "common/border.h"
+
+#define OUT_FIXED 0
+#define OUT_SAT 1
+#define OUT_SCALE 2
+#define OUT_DOUBLE 3
+
+#if ACC_INT
+#define ACC_T uint
+#endif
+
+#if HAS_FP64
+#define SCALE_D_PARAM , double scale_d
+#else
+#define SCALE_D_PARAM
+#endif
+
+/* Conversion parameters, the same for every variant. */
+#define CONVERT_PARAMS int dd, int ds, int simd_end, float scale_f SCALE_D_PARAM
+#define CONVERT_ARGS dd, ds, simd_end, scale_f SCALE_D_ARG
+#if HAS_FP64
+#define SCALE_D_ARG , scale_d
+#else
+#define SCALE_D_ARG
+#endif
+
+/* Saturating round-half-even stores of a float / double value, and saturation of an int. */
+#if DST_DEPTH == DEPTH_U8
+#define STORE_F(v) convert_uchar_sat_rte(v)
+#define STORE_I(v) convert_uchar_sat(v)
+#elif DST_DEPTH == DEPTH_U16
+#define STORE_F(v) convert_ushort_sat_rte(v)
+#define STORE_I(v) convert_ushort_sat(v)
+#elif DST_DEPTH == DEPTH_S16
+#define STORE_F(v) convert_short_sat_rte(v)
+#define STORE_I(v) convert_short_sat(v)
+#elif DST_DEPTH == DEPTH_S32
+#define STORE_F(v) convert_int_sat_rte(v)
+#define STORE_I(v) (v)
+#elif DST_DEPTH == DEPTH_F32
+#define STORE_F(v) ((float)(v))
+#define STORE_I(v) ((float)(v))
+#elif DST_DEPTH == DEPTH_F64
+#define STORE_F(v) ((double)(v))
+#define STORE_I(v) ((double)(v))
+#endif
+
+#if ACC_INT
+INLINE DST_T box_convert(uint s, int e, CONVERT_PARAMS) {
+#if OUT_MODE == OUT_FIXED
+  return (DST_T)(((s + (uint)dd) * (uint)ds) >> 23);
+#elif OUT_MODE == OUT_SAT
+  return STORE_I(as_int(s));
+#elif OUT_MODE == OUT_SCALE
+#if DST_DEPTH == DEPTH_F64
+  return (double)as_int(s) * scale_d;
+#else
+  /* OpenCV's vector lanes: cvt_f32(int) * (float)scale, rounded half to even. */
+  if (e < simd_end) return STORE_F((float)as_int(s) * scale_f);
+#if HAS_FP64
+  return STORE_F((double)as_int(s) * scale_d);
+#else
+  return STORE_F((float)as_int(s) * scale_f);
+#endif
+#endif
+#elif OUT_MODE == OUT_DOUBLE
+  /* The exact integer sum in double, as OpenCV's double sums hold it. */
+#if HAS_FP64
+  return STORE_F((double)s * scale_d);
+#else
+  return STORE_F((float)s * scale_f);
+#endif
+#endif
+}
+#else
+INLINE DST_T box_convert(ACC_T s, int e, CONVERT_PARAMS) {
+  (void)e;
+#if HAS_FP64
+  return STORE_F(s * scale_d);
+#else
+  return STORE_F(s * scale_f);
+#endif
+}
+#endif
+
+/* Source element (pixel px, channel c) of row y, border-mapped; 0 outside for BORDER_CONSTANT. */
+INLINE ACC_T load_src(GLOBAL const SRC_T* src, int src_offset, int src_step, int px, int c, int y, int width,
+                      int height, int border) {
+  const int xi = border_index(px, width, border);
+  const int yi = border_index(y, height, border);
+  if (xi < 0 || yi < 0) return (ACC_T)0;
+  return (ACC_T)src[src_offset + yi * src_step + xi * CN + c];
+}
+
+/* ---- direct: one work-item per output element sums its whole window (the plain reference) --- */
+#ifdef DIRECT
+KERNEL void box_filter_direct(int width, int height, int kw, int kh, int ax, int ay, int border, CONVERT_PARAMS,
+                              CONST_IMAGE_PARAM(SRC_T, src), IMAGE_PARAM(DST_T, dst)) {
+  const int e = GLOBAL_ID(0);
+  const int y = GLOBAL_ID(1);
+  if (e >= width * CN || y >= height) return;
+  const int x = e / CN;
+  const int c = e % CN;
+  ACC_T s = (ACC_T)0;
+  for (int j = 0; j < kh; ++j) {
+    for (int i = 0; i < kw; ++i) {
+      s += load_src(src, src_offset, src_step, x - ax + i, c, y - ay + j, width, height, border);
+    }
+  }
+  IMAGE_AT(dst, e, y) = box_convert(s, e, CONVERT_ARGS);
+}
+#endif
+
+/* ---- local_scan: one launch, cost independent of the kernel size --------------------------------
+ * A work-group owns a strip of TWP output pixels (twp) and strip_rows output rows. Each work-item
+ * keeps the vertical window sums V of NCOL element columns of the strip's extended width
+ * ((twp + kw - 1) * CN elements) in registers and slides them down one row at a time (add the
+ * entering row, subtract the leaving one). Every R rows (a chunk) the sums go to local memory, where a
+ * per-channel prefix sum along each row turns them into horizontal window sums by one
+ * subtraction each. Integer sums wrap modulo 2^32 and are exact (every true sum fits). */
+#ifdef LX
+KERNEL REQD_GROUP_SIZE(LX, 1, 1) void box_filter_local_scan(int width, int height, int kw, int kh, int ax, int ay,
+                                                          int border, int twp, int strip_rows, int R, int pitch, int nrun,
+                                                          int run_px, CONVERT_PARAMS, CONST_IMAGE_PARAM(SRC_T, src),
+                                                          IMAGE_PARAM(DST_T, dst), LOCAL ACC_T* vbuf,
+                                                          LOCAL ACC_T* totals) {
+  const int lid = LOCAL_ID(0);
+  const int x0 = GROUP_ID(0) * twp;
+  const int y0 = GROUP_ID(1) * strip_rows;
+  const int y_end = min(y0 + strip_rows, height);
+  const int ext_px = twp + kw - 1;
+  const int ext = ext_px * CN;
+
+  /* Source element index of each owned column (-1: outside, constant border). */
+  int col_src[NCOL];
+  ACC_T v[NCOL];
+  for (int m = 0; m < NCOL; ++m) {
+    const int j = lid + m * LX;
+    const int xi = border_index(x0 - ax + j / CN, width, border);
+    col_src[m] = (j < ext && xi >= 0) ? xi * CN + j % CN : -1;
+    v[m] = (ACC_T)0;
+  }
+  for (int i = 0; i < kh; ++i) {
+    const int yi = border_index(y0 - ay + i, height, border);
+    if (yi < 0) continue;
+    const int base = src_offset + yi * src_step;
+    for (int m = 0; m < NCOL; ++m) {
+      if (col_src[m] >= 0) v[m] += (ACC_T)src[base + col_src[m]];
+    }
+  }
+
+  for (int yc = y0; yc < y_end; yc += R) {
+    const int rows = min(R, y_end - yc);
+    /* 1. vertical sums of the chunk's rows into local memory */
+    for (int r = 0; r < rows; ++r) {
+      const int y = yc + r;
+      if (y > y0) {
+        const int y_in = border_index(y - ay + kh - 1, height, border);
+        const int y_out = border_index(y - ay - 1, height, border);
+        for (int m = 0; m < NCOL; ++m) {
+          if (col_src[m] < 0) continue;
+          if (y_in >= 0) v[m] += (ACC_T)src[src_offset + y_in * src_step + col_src[m]];
+          if (y_out >= 0) v[m] -= (ACC_T)src[src_offset + y_out * src_step + col_src[m]];
+        }
+      }
+      for (int m = 0; m < NCOL; ++m) {
+        const int j = lid + m * LX;
+        if (j < ext) vbuf[r * pitch + j] = v[m];
+      }
+    }
+    BARRIER_LOCAL();
+
+    /* 2. each work-item scans one run of run_px pixels of one row, per channel, in place */
+    const int runs = R * nrun;
+    for (int t = lid; t < runs; t += LX) {
+      const int r = t % R;
+      const int q = t / R;
+      ACC_T acc[CN];
+      for (int c = 0; c < CN; ++c) acc[c] = (ACC_T)0;
+      if (r < rows) {
+        const int p_begin = q * run_px;
+        const int p_end = min(p_begin + run_px, ext_px);
+        LOCAL ACC_T* row = vbuf + r * pitch;
+        for (int p = p_begin; p < p_end; ++p) {
+          for (int c = 0; c < CN; ++c) {
+            acc[c] += row[p * CN + c];
+            row[p * CN + c] = acc[c];
+          }
+        }
+      }
+      for (int c = 0; c < CN; ++c) totals[(r * nrun + q) * CN + c] = acc[c];
+    }
+    BARRIER_LOCAL();
+
+    /* 3. exclusive prefix of the run totals, one work-item per (row, channel) */
+    for (int t = lid; t < R * CN; t += LX) {
+      const int r = t / CN;
+      const int c = t % CN;
+      ACC_T sum = (ACC_T)0;
+      for (int q = 0; q < nrun; ++q) {
+        const ACC_T total = totals[(r * nrun + q) * CN + c];
+        totals[(r * nrun + q) * CN + c] = sum;
+        sum += total;
+      }
+    }
+    BARRIER_LOCAL();
+
+    /* 4. window sum = prefix at the window's last pixel - prefix before its first */
+    const int out_px = min(twp, width - x0);
+    const int row_e = out_px * CN;
+    const int count = rows * row_e;
+    for (int t = lid; t < count; t += LX) {
+      const int r = t / row_e;
+      const int e = t - r * row_e;
+      const int p = e / CN;
+      const int c = e - p * CN;
+      const int last = p + kw - 1;
+      LOCAL const ACC_T* row = vbuf + r * pitch;
+      LOCAL const ACC_T* tot = totals + r * nrun * CN;
+      ACC_T s = row[last * CN + c] + tot[(last / run_px) * CN + c];
+      if (p > 0) s -= row[(p - 1) * CN + c] + tot[((p - 1) / run_px) * CN + c];
+      const int out_e = x0 * CN + e;
+      IMAGE_AT(dst, out_e, yc + r) = box_convert(s, out_e, CONVERT_ARGS);
+    }
+    BARRIER_LOCAL();
+  }
+}
+#endif
+
+/* ---- two_pass_8x8: the Adreno case study, exact ---------------------------------------------
+ * Pass 1 stores the 2x2 sums T(p, q) = sum of the border-extended source over [p, p+1] x [q, q+1]
+ * for p in [-7, width + 6), q in [-7, height + 6) (index p + 7) as ushort; pass 2 adds the 16
+ * sums T(x - ax + 2u, y - ay + 2v), u, v < 4: the exact 8x8 window sum, 20 reads instead of 64. */
+#ifdef TWO_PASS
+KERNEL void box_filter_2x2(int width, int height, int border, CONST_IMAGE_PARAM(SRC_T, src), GLOBAL ushort* t,
+                           int t_step) {
+  const int e = GLOBAL_ID(0);
+  const int j = GLOBAL_ID(1);
+  if (e >= (width + 13) * CN || j >= height + 13) return;
+  const int p = e / CN - 7;
+  const int c = e % CN;
+  const int q = j - 7;
+  uint s = 0;
+  for (int b = 0; b < 2; ++b) {
+    for (int a = 0; a < 2; ++a) s += load_src(src, src_offset, src_step, p + a, c, q + b, width, height, border);
+  }
+  t[j * t_step + e] = (ushort)s;
+}
+
+KERNEL void box_filter_8x8_from_2x2(int width, int height, int ax, int ay, CONVERT_PARAMS, GLOBAL const ushort* t,
+                                    int t_step, IMAGE_PARAM(DST_T, dst)) {
+  const int e = GLOBAL_ID(0);
+  const int y = GLOBAL_ID(1);
+  if (e >= width * CN || y >= height) return;
+  const int x = e / CN;
+  const int c = e % CN;
+  uint s = 0;
+  for (int v = 0; v < 4; ++v) {
+    GLOBAL const ushort* row = t + (y - ay + 2 * v + 7) * t_step;
+    for (int u = 0; u < 4; ++u) s += row[(x - ax + 2 * u + 7) * CN + c];
+  }
+  IMAGE_AT(dst, e, y) = box_convert(s, e, CONVERT_ARGS);
+}
+#endif
+
+/* ---- registers: small windows, no local memory ------------------------------------------------
+ * Each work-item owns RUN_PX neighbouring output pixels of a strip of strip_rows rows. It keeps
+ * the vertical window sums of the (RUN_PX + KW - 1) * CN element columns its outputs read in
+ * registers, slides them down one row at a time (entering row added, leaving row subtracted,
+ * both read with vector loads where the columns lie inside the image), and slides the horizontal
+ * window along its run: per output two adds, whatever the window. Options: KW (window width),
+ * RUN_PX. No barriers: work-items past the image simply return. */
+#ifdef RUN_PX
+#define NE ((RUN_PX + KW - 1) * CN)
+
+/* v[i] += sign * source element i of the run's columns in row y (border-mapped). */
+INLINE void add_row(ACC_T* v, GLOBAL const SRC_T* src, int src_offset, int src_step, int y, int px0, int width,
+                    int height, int border, bool interior, int sign) {
+  const int yi = border_index(y, height, border);
+  if (yi < 0) return;
+  GLOBAL const SRC_T* row = src + src_offset + yi * src_step;
+  if (interior) {
+    GLOBAL const SRC_T* p = row + px0 * CN;
+    SRC_T buf[NE];
+#pragma unroll
+    for (int i = 0; i + 16 <= NE; i += 16) vstore16(vload16(0, p + i), 0, buf + i);
+#pragma unroll
+    for (int i = NE / 16 * 16; i < NE; ++i) buf[i] = p[i];
+#pragma unroll
+    for (int i = 0; i < NE; ++i) {
+      if (sign > 0) {
+        v[i] += (ACC_T)buf[i];
+      } else {
+        v[i] -= (ACC_T)buf[i];
+      }
+    }
+    return;
+  }
+#pragma unroll
+  for (int i = 0; i < NE; ++i) {
+    const int xi = border_index(px0 + i / CN, width, border);
+    if (xi < 0) continue;
+    const ACC_T value = (ACC_T)row[xi * CN + i % CN];
+    if (sign > 0) {
+      v[i] += value;
+    } else {
+      v[i] -= value;
+    }
+  }
+}
+
+KERNEL void box_filter_registers(int width, int height, int kh, int ax, int ay, int border, int strip_rows,
+                                 CONVERT_PARAMS, CONST_IMAGE_PARAM(SRC_T, src), IMAGE_PARAM(DST_T, dst)) {
+  const int run = GLOBAL_ID(0);
+  const int x0 = run * RUN_PX;  /* first output pixel */
+  if (x0 >= width) return;
+  const int px0 = x0 - ax;      /* first column pixel */
+  const bool interior = px0 >= 0 && px0 + RUN_PX + KW - 1 <= width;
+  const int y0 = GLOBAL_ID(1) * strip_rows;
+  const int y_end = min(y0 + strip_rows, height);
+  const int out_px = min(RUN_PX, width - x0);
+
+  ACC_T v[NE];
+#pragma unroll
+  for (int i = 0; i < NE; ++i) v[i] = (ACC_T)0;
+  for (int i = 0; i < kh; ++i) add_row(v, src, src_offset, src_step, y0 - ay + i, px0, width, height, border, interior, 1);
+
+  for (int y = y0; y < y_end; ++y) {
+    if (y > y0) {
+      add_row(v, src, src_offset, src_step, y - ay + kh - 1, px0, width, height, border, interior, 1);
+      add_row(v, src, src_offset, src_step, y - ay - 1, px0, width, height, border, interior, -1);
+    }
+    DST_T out[RUN_PX * CN];
+#pragma unroll
+    for (int c = 0; c < CN; ++c) {
+      ACC_T s = (ACC_T)0;
+#pragma unroll
+      for (int i = 0; i < KW; ++i) s += v[i * CN + c];
+#pragma unroll
+      for (int p = 0; p < RUN_PX; ++p) {
+        if (p > 0) s += v[(p + KW - 1) * CN + c] - v[(p - 1) * CN + c];
+        out[p * CN + c] = box_convert(s, (x0 + p) * CN + c, CONVERT_ARGS);
+      }
+    }
+    GLOBAL DST_T* drow = dst + dst_offset + y * dst_step + x0 * CN;
+    if (out_px == RUN_PX) {
+#pragma unroll
+      for (int i = 0; i + 16 <= RUN_PX * CN; i += 16) vstore16(vload16(0, out + i), 0, drow + i);
+#pragma unroll
+      for (int i = RUN_PX * CN / 16 * 16; i < RUN_PX * CN; ++i) drow[i] = out[i];
+    } else {
+      for (int i = 0; i < out_px * CN; ++i) drow[i] = out[i];
+    }
+  }
+}
+#endif

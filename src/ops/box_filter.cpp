@@ -1,0 +1,334 @@
+// Box filter: argument checks, OpenCV's sum-type and rounding rules, variant choice and launches.
+// Kernels: kernels/box_filter.cl. Rules: docs/filters.md.
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "core/image_checks.hpp"
+#include "core/launch.hpp"
+#include "ops/filter_support.hpp"
+#include "plinth/error.hpp"
+
+namespace plinth {
+namespace {
+
+constexpr const char* kOp = "box_filter";
+
+// Kernel-side OUT_* codes of kernels/box_filter.cl.
+enum class OutMode { fixed = 0, saturate = 1, scale = 2, double_scale = 3 };
+
+// How cv::boxFilter (OpenCV 4.6, box_filter.simd.hpp) turns a window sum into an output, for
+// the sum type createBoxFilter picks.
+struct BoxRules {
+  OutMode mode = OutMode::saturate;
+  bool int_sums = true;  // exact integer window sums (else floating-point sums)
+  int dd = 0;            // OutMode::fixed: ((s + dd) * ds) >> 23
+  int ds = 0;
+  int simd_end = 0;      // OutMode::scale: elements below it use OpenCV's float vector lanes
+  float scale_f = 1.0f;
+  double scale_d = 1.0;
+};
+
+BoxRules box_rules(Depth src, Depth dst, Size ksize, bool normalize, int row_elements) {
+  BoxRules r;
+  const int area = ksize.width * ksize.height;
+  const bool scaled = normalize && area != 1;  // OpenCV skips a scale of exactly 1
+  r.scale_d = normalize ? 1.0 / area : 1.0;
+  r.scale_f = static_cast<float>(r.scale_d);
+  if (src == Depth::u8 && dst == Depth::u8 && area <= 256) {
+    // ushort sums; ColumnSum<ushort, uchar> divides by a 23-bit fixed-point reciprocal.
+    r.mode = scaled ? OutMode::fixed : OutMode::saturate;
+    if (scaled) {
+      double scalef = static_cast<double>(1 << 23) / area;
+      r.ds = static_cast<int>(std::floor(scalef));
+      scalef -= r.ds;
+      r.dd = area / 2;
+      if (scalef < 0.5) {
+        ++r.dd;
+      } else {
+        ++r.ds;
+      }
+    }
+    return r;
+  }
+  const bool int_src = src == Depth::u8 || src == Depth::u16;
+  const int int_limit = src == Depth::u8 ? (1 << 23) : (1 << 15);
+  if (int_src && (!normalize || area <= int_limit)) {
+    r.mode = scaled ? OutMode::scale : OutMode::saturate;
+    // The vector loops of ColumnSum<int, T> cover whole vectors of 8 (8/16-bit T) or 4 (32-bit T).
+    const int lanes = (dst == Depth::s32 || dst == Depth::f32) ? 4 : 8;
+    r.simd_end = dst == Depth::f64 ? 0 : row_elements / lanes * lanes;
+    return r;
+  }
+  // Double sums: f32 sources, and normalized u16 windows larger than 2^15.
+  r.mode = OutMode::double_scale;
+  r.int_sums = int_src;
+  return r;
+}
+
+struct BoxPlan {
+  const DeviceImage* src = nullptr;
+  DeviceImage* dst = nullptr;
+  Size ksize;
+  Anchor anchor;
+  BorderMode border = BorderMode::reflect_101;
+  BoxFilterMethod method = BoxFilterMethod::local_scan;
+  BoxRules rules;
+  bool fp64 = false;
+};
+
+// Work-group shape of the local_scan kernel; chosen per request from the device's limits.
+struct ScanPolicy {
+  int lx = 256;          // work-items per group
+  int ncol = 1;          // element columns per work-item (compile-time)
+  int twp = 0;           // output pixels per strip
+  int rows = 32;         // rows per chunk (R)
+  int pitch = 0;         // elements per local row (odd: rows fall in different banks)
+  int nrun = 0;          // scan runs per row
+  int run_px = 0;        // pixels per run
+  int strip_rows = 0;    // output rows per work-group
+  std::size_t vbuf_bytes = 0;
+  std::size_t totals_bytes = 0;
+
+  static constexpr int max_rows = 32;
+  static constexpr int min_strip_px = 64;
+  static constexpr int max_ncol = 16;
+  static constexpr int max_strip_rows = 256;
+};
+
+ScanPolicy scan_policy(Queue& queue, const BoxPlan& plan, std::size_t acc_size) {
+  ScanPolicy p;
+  const int cn = plan.src->channels();
+  const int width = plan.src->width();
+  const int kw = plan.ksize.width;
+  p.lx = detail::work_group_size(queue, 256);
+  // Enough columns per work-item that the strip is at least min_strip_px wide (or the image).
+  const int want_px = std::min(width, ScanPolicy::min_strip_px);
+  p.ncol = 1;
+  while ((p.lx * p.ncol) / cn - (kw - 1) < want_px && p.ncol < ScanPolicy::max_ncol) ++p.ncol;
+  p.twp = std::min(width, std::max(1, (p.lx * p.ncol) / cn - (kw - 1)));
+  while ((p.twp + kw - 1) * cn > p.lx * p.ncol) ++p.ncol;  // tiny work-groups: make room
+  const int ext_px = p.twp + kw - 1;
+  p.pitch = (ext_px * cn) | 1;
+  const std::size_t budget = detail::local_budget(queue);
+  p.rows = std::min(ScanPolicy::max_rows, p.lx);
+  while (p.rows > 1) {
+    const std::size_t bytes = (static_cast<std::size_t>(p.rows) * p.pitch + static_cast<std::size_t>(p.lx) * cn) * acc_size;
+    if (bytes <= budget) break;
+    p.rows /= 2;
+  }
+  p.nrun = std::max(1, p.lx / p.rows);
+  p.run_px = (ext_px + p.nrun - 1) / p.nrun;
+  p.vbuf_bytes = static_cast<std::size_t>(p.rows) * p.pitch * acc_size;
+  p.totals_bytes = static_cast<std::size_t>(p.rows) * p.nrun * cn * acc_size;
+  // Tall strips amortise the kh rows that start each strip's running sums.
+  const int kh = plan.ksize.height;
+  int strip = std::max(64, 4 * kh);
+  strip = std::min(strip, ScanPolicy::max_strip_rows);
+  strip = (strip + p.rows - 1) / p.rows * p.rows;
+  p.strip_rows = std::min(strip, (plan.src->height() + p.rows - 1) / p.rows * p.rows);
+  return p;
+}
+
+detail::BuildOptions build_options(const BoxPlan& plan) {
+  detail::BuildOptions o;
+  o.define_depth("SRC", plan.src->depth()).define_depth("DST", plan.dst->depth());
+  o.define("CN", plan.src->channels());
+  o.define("ACC_INT", plan.rules.int_sums ? 1 : 0);
+  if (!plan.rules.int_sums) o.define("ACC_T", plan.fp64 ? "double" : "float");
+  o.define("OUT_MODE", static_cast<long long>(plan.rules.mode));
+  o.define("HAS_FP64", plan.fp64 ? 1 : 0);
+  if (plan.fp64) o.define("PLINTH_NEED_FP64");
+  return o;
+}
+
+void convert_args(detail::Launch& launch, const BoxPlan& plan) {
+  launch.arg(plan.rules.dd).arg(plan.rules.ds).arg(plan.rules.simd_end).arg(plan.rules.scale_f);
+  if (plan.fp64) launch.arg(plan.rules.scale_d);
+}
+
+Event launch_direct(Queue& queue, const BoxPlan& plan) {
+  const auto program = detail::get_program(queue, "box_filter.cl", build_options(plan).define("DIRECT"));
+  const DeviceImage& src = *plan.src;
+  detail::Launch launch(queue, program, "box_filter_direct");
+  launch.arg(src.width()).arg(src.height()).arg(plan.ksize.width).arg(plan.ksize.height);
+  launch.arg(plan.anchor.x).arg(plan.anchor.y).arg(detail::border_code(plan.border));
+  convert_args(launch, plan);
+  launch.image(src).image(*plan.dst);
+  const std::size_t row_elements = static_cast<std::size_t>(src.width()) * src.channels();
+  return Event(launch.run(detail::range(detail::round_up(row_elements, 64), static_cast<std::size_t>(src.height())),
+                          detail::range(64, 1)));
+}
+
+Event launch_local_scan(Queue& queue, const BoxPlan& plan) {
+  const std::size_t acc_size = plan.rules.int_sums ? 4 : (plan.fp64 ? 8 : 4);
+  const ScanPolicy p = scan_policy(queue, plan, acc_size);
+  detail::BuildOptions o = build_options(plan);
+  o.define("LX", p.lx).define("NCOL", p.ncol);
+  const auto program = detail::get_program(queue, "box_filter.cl", o);
+  const DeviceImage& src = *plan.src;
+  detail::Launch launch(queue, program, "box_filter_local_scan");
+  launch.arg(src.width()).arg(src.height()).arg(plan.ksize.width).arg(plan.ksize.height);
+  launch.arg(plan.anchor.x).arg(plan.anchor.y).arg(detail::border_code(plan.border));
+  launch.arg(p.twp).arg(p.strip_rows).arg(p.rows).arg(p.pitch).arg(p.nrun).arg(p.run_px);
+  convert_args(launch, plan);
+  launch.image(src).image(*plan.dst).local(p.vbuf_bytes).local(p.totals_bytes);
+  const std::size_t groups_x = (static_cast<std::size_t>(src.width()) + p.twp - 1) / p.twp;
+  const std::size_t groups_y = (static_cast<std::size_t>(src.height()) + p.strip_rows - 1) / p.strip_rows;
+  return Event(launch.run(detail::range(groups_x * p.lx, groups_y), detail::range(static_cast<std::size_t>(p.lx), 1)));
+}
+
+// Shape of the registers kernel: pixels per work-item (0: the window is too wide for it) and rows
+// per strip. Each work-item holds (run_px + kw - 1) * channels running sums.
+struct RegistersPolicy {
+  int run_px = 0;
+  int strip_rows = 0;
+  int lx = 64;
+  static constexpr int max_sums = 64;        // 32-bit sums per work-item (double sums count twice)
+  static constexpr int items_per_unit = 512;  // work-items wanted per compute unit
+};
+
+RegistersPolicy registers_policy(Queue& queue, const DeviceImage& src, Size ksize, bool int_sums) {
+  RegistersPolicy p;
+  const int cn = src.channels();
+  const int per_sum = int_sums ? 1 : 2;
+  for (int run : {16, 8}) {
+    if ((run + ksize.width - 1) * cn * per_sum <= RegistersPolicy::max_sums) {
+      p.run_px = run;
+      break;
+    }
+  }
+  if (p.run_px == 0) return p;
+  // Enough strips to fill the device, but not so short that restarting the column sums (kh rows
+  // per strip) dominates.
+  const int runs = (src.width() + p.run_px - 1) / p.run_px;
+  const long long want = static_cast<long long>(RegistersPolicy::items_per_unit) *
+                         std::max<unsigned>(queue.context().device().compute_units, 1);
+  const long long strips = std::max<long long>(1, (want + runs - 1) / runs);
+  int rows = static_cast<int>((src.height() + strips - 1) / strips);
+  rows = std::max(rows, std::min(ksize.height, 64));
+  rows = std::clamp(rows, 8, 256);
+  p.strip_rows = rows;
+  p.lx = detail::work_group_size(queue, 64);
+  return p;
+}
+
+Event launch_registers(Queue& queue, const BoxPlan& plan, const RegistersPolicy& p) {
+  detail::BuildOptions o = build_options(plan);
+  o.define("KW", plan.ksize.width).define("RUN_PX", p.run_px);
+  const auto program = detail::get_program(queue, "box_filter.cl", o);
+  const DeviceImage& src = *plan.src;
+  detail::Launch launch(queue, program, "box_filter_registers");
+  launch.arg(src.width()).arg(src.height()).arg(plan.ksize.height).arg(plan.anchor.x).arg(plan.anchor.y);
+  launch.arg(detail::border_code(plan.border)).arg(p.strip_rows);
+  convert_args(launch, plan);
+  launch.image(src).image(*plan.dst);
+  const std::size_t runs = (static_cast<std::size_t>(src.width()) + p.run_px - 1) / p.run_px;
+  const std::size_t strips = (static_cast<std::size_t>(src.height()) + p.strip_rows - 1) / p.strip_rows;
+  const std::size_t lx = static_cast<std::size_t>(p.lx);
+  return Event(launch.run(detail::range(detail::round_up(runs, lx), strips), detail::range(lx, 1)));
+}
+
+Event launch_two_pass(Queue& queue, const BoxPlan& plan) {
+  const DeviceImage& src = *plan.src;
+  const int cn = src.channels();
+  const std::size_t t_step = static_cast<std::size_t>(src.width() + 13) * cn;
+  const std::size_t t_rows = static_cast<std::size_t>(src.height()) + 13;
+  const detail::ScratchLease t = detail::scratch(queue, "box_filter.two_pass_8x8", t_step * t_rows * sizeof(std::uint16_t));
+  const auto program = detail::get_program(queue, "box_filter.cl", build_options(plan).define("TWO_PASS"));
+
+  detail::Launch first(queue, program, "box_filter_2x2");
+  first.arg(src.width()).arg(src.height()).arg(detail::border_code(plan.border)).image(src);
+  first.buffer(*t.buffer).arg(static_cast<int>(t_step));
+  auto a = first.run(detail::range(detail::round_up(t_step, 64), t_rows), detail::range(64, 1));
+
+  detail::Launch second(queue, program, "box_filter_8x8_from_2x2");
+  second.arg(src.width()).arg(src.height()).arg(plan.anchor.x).arg(plan.anchor.y);
+  convert_args(second, plan);
+  second.buffer(*t.buffer).arg(static_cast<int>(t_step)).image(*plan.dst);
+  const std::size_t row_elements = static_cast<std::size_t>(src.width()) * cn;
+  auto b = second.run(detail::range(detail::round_up(row_elements, 64), static_cast<std::size_t>(src.height())),
+                      detail::range(64, 1));
+  return Event(a, b);
+}
+
+}  // namespace
+
+std::string_view to_string(BoxFilterMethod method) noexcept {
+  switch (method) {
+    case BoxFilterMethod::automatic: return "auto";
+    case BoxFilterMethod::registers: return "registers";
+    case BoxFilterMethod::local_scan: return "local_scan";
+    case BoxFilterMethod::two_pass_8x8: return "two_pass_8x8";
+    case BoxFilterMethod::direct: return "direct";
+  }
+  return "?";
+}
+
+BoxFilterMethod parse_box_filter_method(std::string_view text) {
+  for (BoxFilterMethod m : {BoxFilterMethod::automatic, BoxFilterMethod::registers, BoxFilterMethod::local_scan,
+                            BoxFilterMethod::two_pass_8x8, BoxFilterMethod::direct}) {
+    if (text == to_string(m)) return m;
+  }
+  throw Error(ErrorCode::invalid_argument, kOp, "method",
+              "unknown method '" + std::string(text) + "' (expected auto, registers, local_scan, two_pass_8x8 or direct)");
+}
+
+Event box_filter(Queue& queue, const DeviceImage& src, DeviceImage& dst, const BoxFilterOptions& options) {
+  detail::check_device(queue, src, kOp, "src");
+  detail::check_depth(src.depth(), {Depth::u8, Depth::u16, Depth::f32}, kOp, "src");
+  detail::check_ksize(options.ksize, box_filter_max_ksize, kOp, "ksize");
+  detail::check_border(options.border,
+                       {BorderMode::constant, BorderMode::replicate, BorderMode::reflect, BorderMode::reflect_101}, kOp);
+  const Depth ddepth = options.ddepth.value_or(src.depth());
+  if (src.depth() == Depth::f32) {
+    detail::check_depth(ddepth, {Depth::u8, Depth::u16, Depth::s16, Depth::f32, Depth::f64}, kOp, "ddepth");
+  } else {
+    detail::check_depth(ddepth, {Depth::u8, Depth::u16, Depth::s16, Depth::s32, Depth::f32, Depth::f64}, kOp, "ddepth");
+  }
+  detail::check_fp64(queue, ddepth, kOp, "ddepth");
+
+  BoxPlan plan;
+  plan.src = &src;
+  plan.ksize = options.ksize;
+  plan.anchor = detail::resolve_anchor(options.anchor, options.ksize, kOp);
+  plan.border = options.border;
+  plan.fp64 = queue.context().device().has_fp64;
+  plan.rules = box_rules(src.depth(), ddepth, options.ksize, options.normalize, src.width() * src.channels());
+  const RegistersPolicy regs = registers_policy(queue, src, options.ksize, plan.rules.int_sums);
+  plan.method = options.method;
+  if (plan.method == BoxFilterMethod::automatic) {
+    plan.method = regs.run_px > 0 ? BoxFilterMethod::registers : BoxFilterMethod::local_scan;
+  }
+  if (plan.method == BoxFilterMethod::registers && regs.run_px == 0) {
+    throw Error(ErrorCode::invalid_argument, kOp, "method",
+                "registers: a " + std::to_string(options.ksize.width) + "-pixel wide window of " +
+                    std::to_string(src.channels()) + " channels needs too many registers; use auto or local_scan");
+  }
+  if (plan.method == BoxFilterMethod::two_pass_8x8 &&
+      (options.ksize != Size{8, 8} || !options.normalize || src.depth() != Depth::u8 || ddepth != Depth::u8)) {
+    throw Error(ErrorCode::invalid_argument, kOp, "method",
+                "two_pass_8x8 computes normalized 8x8 boxes of u8 images into u8 only");
+  }
+  detail::prepare_output(queue, src, dst, Format{ddepth, src.channels()}, kOp);
+  plan.dst = &dst;
+
+  switch (plan.method) {
+    case BoxFilterMethod::registers: return launch_registers(queue, plan, regs);
+    case BoxFilterMethod::local_scan: return launch_local_scan(queue, plan);
+    case BoxFilterMethod::two_pass_8x8: return launch_two_pass(queue, plan);
+    case BoxFilterMethod::direct: return launch_direct(queue, plan);
+    case BoxFilterMethod::automatic: break;
+  }
+  throw Error(ErrorCode::internal, kOp, "method", "unresolved");
+}
+
+HostImage box_filter(Queue& queue, const HostImage& src, const BoxFilterOptions& options) {
+  detail::check_host(src, kOp, "src");
+  const DeviceImage d_src = queue.upload(src);
+  DeviceImage d_dst;
+  box_filter(queue, d_src, d_dst, options);
+  return queue.download(d_dst);
+}
+
+}  // namespace plinth

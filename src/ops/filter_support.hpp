@@ -1,0 +1,41 @@
+#pragma once
+// Checks and small helpers shared by the box, separable, 2-D and Gaussian filters.
+
+#include <cstddef>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+
+#include "plinth/filters.hpp"
+
+namespace plinth::detail {
+
+// Kernel-side code of a border mode (kernels/common/border.h follows BorderMode's order).
+inline int border_code(BorderMode mode) { return static_cast<int>(mode); }
+
+// Throws invalid_argument unless `mode` is one of `allowed` (OpenCV rejects the others).
+void check_border(BorderMode mode, std::initializer_list<BorderMode> allowed, std::string_view op);
+
+// 1 <= size <= limit each way, else out_of_range.
+void check_ksize(Size ksize, int limit, std::string_view op, std::string_view arg);
+
+// Resolves -1 to the centre (size / 2); throws out_of_range for a position outside the kernel.
+Anchor resolve_anchor(Anchor anchor, Size ksize, std::string_view op);
+
+// Allocates dst when empty; otherwise checks its device, size and format, and that it does not
+// overlap src.
+void prepare_output(Queue& queue, const DeviceImage& src, DeviceImage& dst, Format format, std::string_view op);
+
+// f64 images and double arithmetic need cl_khr_fp64.
+void check_fp64(const Queue& queue, Depth depth, std::string_view op, std::string_view arg);
+
+// Local memory a filter tile may use: the device's, capped at 48 KiB so that CPU devices (whose
+// "local" memory is ordinary memory) choose the same tiles as GPUs.
+std::size_t local_budget(const Queue& queue);
+
+// Largest power of two <= the device's work-group limit, capped at `cap`.
+int work_group_size(const Queue& queue, int cap);
+
+std::string size_text(Size size);
+
+}  // namespace plinth::detail

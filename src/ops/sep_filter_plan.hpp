@@ -1,0 +1,52 @@
+#pragma once
+// The resolved form of a separable filtering request, shared by sep_filter and gaussian_blur,
+// and the launcher of kernels/sep_filter.cl.
+
+#include <array>
+#include <cstdint>
+#include <span>
+
+#include "plinth/filters.hpp"
+
+namespace plinth::detail {
+
+// MODE_* of kernels/sep_filter.cl: which arithmetic of OpenCV the kernel reproduces.
+enum class SepMode {
+  float_path = 0,  // float rows and columns (fma chains in OpenCV's order)
+  bit_exact = 1,   // sepFilter2D u8 -> u8 with 8-bit fixed-point smoothing kernels
+  integer = 2,     // integer kernels, exact int sums (u8 -> s16)
+  gauss8 = 3,      // GaussianBlur u8 (8.8 fixed point)
+  gauss16 = 4,     // GaussianBlur u16 (16.16 fixed point)
+};
+
+struct SepPlan {
+  const DeviceImage* src = nullptr;
+  DeviceImage* dst = nullptr;
+  int kw = 1;
+  int kh = 1;
+  Anchor anchor;  // resolved
+  BorderMode border = BorderMode::reflect_101;
+  SepMode mode = SepMode::float_path;
+  int col_kind = 0;  // float columns: 0 general, 1 symmetric, 2 antisymmetric
+  std::array<std::uint32_t, 64> kx{};  // float bits or integers, per mode
+  std::array<std::uint32_t, 64> ky{};
+  float delta_f = 0.0f;
+  int delta_i = 0;
+  int tail = 0;  // bit_exact: elements of a row below it use OpenCV's vector arithmetic
+  SepFilterMethod method = SepFilterMethod::automatic;
+};
+
+// OpenCV's getKernelType flags of a 1-D kernel anchored at `anchor`.
+enum KernelTypeFlags : int {
+  kernel_smooth = 1,
+  kernel_symmetrical = 2,
+  kernel_asymmetrical = 4,
+  kernel_integer = 8,
+};
+int kernel_type(std::span<const float> kernel, int anchor);
+
+std::uint32_t float_bits(float value);
+
+Event launch_sep(Queue& queue, const SepPlan& plan);
+
+}  // namespace plinth::detail

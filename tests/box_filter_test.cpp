@@ -1,0 +1,226 @@
+// Box filter against cv::boxFilter: depths, channels, sizes, kernel sizes (larger than the image
+// too), anchors, borders, normalisation, output depths, every method, pitch and poisoned outputs.
+#include <opencv2/imgproc.hpp>
+
+#include <random>
+#include <string>
+
+#include "support/test_support.hpp"
+
+namespace plinth::test {
+namespace {
+
+int cv_border(BorderMode mode) {
+  switch (mode) {
+    case BorderMode::constant: return cv::BORDER_CONSTANT;
+    case BorderMode::replicate: return cv::BORDER_REPLICATE;
+    case BorderMode::reflect: return cv::BORDER_REFLECT;
+    case BorderMode::reflect_101: return cv::BORDER_REFLECT_101;
+    case BorderMode::wrap: return cv::BORDER_WRAP;
+  }
+  return -1;
+}
+
+constexpr BorderMode kBorders[] = {BorderMode::constant, BorderMode::replicate, BorderMode::reflect,
+                                   BorderMode::reflect_101};
+
+HostImage opencv_box(const HostImage& src, Depth ddepth, const BoxFilterOptions& o) {
+  cv::Mat out;
+  cv::boxFilter(as_mat(src), out, cv_depth(ddepth), cv::Size(o.ksize.width, o.ksize.height),
+                cv::Point(o.anchor.x, o.anchor.y), o.normalize, cv_border(o.border));
+  return from_mat(out);
+}
+
+std::string describe(const HostImage& src, Depth ddepth, const BoxFilterOptions& o) {
+  return std::string(to_string(src.depth())) + "C" + std::to_string(src.channels()) + " " +
+         std::to_string(src.width()) + "x" + std::to_string(src.height()) + " -> " + std::string(to_string(ddepth)) +
+         " k" + std::to_string(o.ksize.width) + "x" + std::to_string(o.ksize.height) + " anchor(" +
+         std::to_string(o.anchor.x) + "," + std::to_string(o.anchor.y) + ") " + (o.normalize ? "norm " : "sum ") +
+         std::string(to_string(o.border)) + " " + std::string(to_string(o.method));
+}
+
+// Runs plinth on a padded view into a poisoned padded view and compares with OpenCV.
+void check_case(const HostImage& src, const BoxFilterOptions& o) {
+  const Depth ddepth = o.ddepth.value_or(src.depth());
+  SCOPED_TRACE(describe(src, ddepth, o));
+  const DeviceImage d_src = upload_padded(src, 3, 2);
+  DeviceImage d_dst = poisoned_view(src.width(), src.height(), Format{ddepth, src.channels()}, 5, 1, 0xCD);
+  box_filter(queue(), d_src, d_dst, o);
+  const HostImage got = queue().download(d_dst);
+  const HostImage want = opencv_box(src, ddepth, o);
+  if (src.depth() == Depth::f32) {
+    // OpenCV slides double sums along rows and columns; plinth adds in another order.
+    EXPECT_TRUE(images_near(want, got, 1e-6, 1e-4));
+  } else {
+    EXPECT_TRUE(images_equal(want, got));
+  }
+}
+
+// Each kernel size comes with one format, so that the cases share compiled programs (their
+// count dominates the run time on CPU devices); sizes, borders, anchors vary freely.
+TEST(BoxFilter, SweepAgainstOpenCV) {
+  std::mt19937 rng(20240601);
+  const Size sizes[] = {{1, 1}, {7, 5}, {37, 23}, {3, 41}, {301, 67}};
+  const struct {
+    Size k;
+    Format format;
+    bool normalize;
+  } kinds[] = {{{1, 1}, {Depth::u8, 1}, true},   {{3, 3}, {Depth::u8, 3}, true},   {{8, 8}, {Depth::u8, 1}, true},
+               {{5, 1}, {Depth::u16, 2}, true},  {{1, 7}, {Depth::f32, 1}, true},  {{31, 31}, {Depth::u8, 1}, true},
+               {{16, 17}, {Depth::u8, 4}, true}, {{45, 50}, {Depth::u16, 1}, false}, {{2, 130}, {Depth::f32, 3}, true}};
+  int n = 0;
+  for (const auto& kind : kinds) {
+    for (const BoxFilterMethod method : {BoxFilterMethod::automatic, BoxFilterMethod::local_scan}) {
+      for (const Size size : sizes) {
+        BoxFilterOptions o;
+        o.ksize = kind.k;
+        o.method = method;
+        o.normalize = kind.normalize;
+        o.border = kBorders[rng() % 4];
+        if (rng() % 3 == 0) {
+          o.anchor = Anchor{static_cast<int>(rng() % kind.k.width), static_cast<int>(rng() % kind.k.height)};
+        }
+        check_case(random_image(size.width, size.height, kind.format, 100 + n++), o);
+      }
+    }
+  }
+}
+
+TEST(BoxFilter, U8RoundingAllAreasUpTo256) {
+  // u8 -> u8 windows of at most 256 pixels divide by a fixed-point reciprocal; every area (the
+  // local_scan and direct kernels take the window size at run time).
+  const HostImage src = random_image(41, 19, Format{Depth::u8, 1}, 7);
+  for (int kw = 1; kw <= 16; ++kw) {
+    for (int kh = 1; kh <= 16; ++kh) {
+      BoxFilterOptions o;
+      o.ksize = {kw, kh};
+      o.method = (kw + kh) % 2 ? BoxFilterMethod::local_scan : BoxFilterMethod::direct;
+      check_case(src, o);
+    }
+  }
+}
+
+TEST(BoxFilter, OutputDepths) {
+  const HostImage u8 = random_image(53, 17, Format{Depth::u8, 3}, 11);
+  const HostImage u16 = random_image(29, 13, Format{Depth::u16, 2}, 12);
+  const HostImage f32 = random_image(31, 11, Format{Depth::f32, 1}, 13);
+  for (const bool normalize : {true, false}) {
+    BoxFilterOptions o;
+    o.method = BoxFilterMethod::local_scan;
+    o.normalize = normalize;
+    o.ksize = normalize ? Size{3, 3} : Size{20, 20};
+    for (Depth d : {Depth::s16, Depth::s32, Depth::f32, Depth::f64}) {
+      o.ddepth = d;
+      check_case(u8, o);
+    }
+    for (Depth d : {Depth::u8, Depth::f32}) {
+      o.ddepth = d;
+      check_case(u16, o);
+    }
+    o.ddepth = Depth::u8;
+    check_case(f32, o);
+  }
+}
+
+TEST(BoxFilter, LargeU16AreasUseDoubleSums) {
+  const HostImage src = random_image(300, 210, Format{Depth::u16, 1}, 21);
+  BoxFilterOptions o;
+  o.ksize = {201, 190};  // area > 2^15: OpenCV sums in double
+  check_case(src, o);
+  o.normalize = false;   // int sums that wrap, as OpenCV's do
+  o.ddepth = Depth::s32;
+  check_case(src, o);
+}
+
+TEST(BoxFilter, MethodsAgree) {
+  const HostImage src = random_image(123, 47, Format{Depth::u8, 1}, 31);
+  for (BorderMode b : kBorders) {
+    for (BoxFilterMethod m : {BoxFilterMethod::registers, BoxFilterMethod::local_scan, BoxFilterMethod::direct,
+                              BoxFilterMethod::two_pass_8x8}) {
+      BoxFilterOptions o;
+      o.ksize = {8, 8};
+      o.border = b;
+      o.method = m;
+      check_case(src, o);
+      o.anchor = {0, 7};
+      check_case(src, o);
+    }
+  }
+  const HostImage src4 = random_image(9, 6, Format{Depth::u8, 4}, 32);
+  BoxFilterOptions o;
+  o.ksize = {8, 8};
+  o.method = BoxFilterMethod::two_pass_8x8;
+  check_case(src4, o);
+  for (BoxFilterMethod m : {BoxFilterMethod::registers, BoxFilterMethod::local_scan, BoxFilterMethod::direct}) {
+    const HostImage f = random_image(40, 30, Format{Depth::f32, 2}, 33);
+    o = BoxFilterOptions{};
+    o.ksize = {5, 9};
+    o.method = m;
+    check_case(f, o);
+  }
+}
+
+TEST(BoxFilter, LargeImage) {
+  const HostImage src = random_image(1031, 517, Format{Depth::u8, 1}, 41);
+  for (const Size k : {Size{8, 8}, Size{31, 31}, Size{255, 3}}) {
+    BoxFilterOptions o;
+    o.ksize = k;
+    check_case(src, o);
+  }
+}
+
+TEST(BoxFilter, HostConvenience) {
+  const HostImage src = random_image(20, 10, Format{Depth::u8, 1}, 51);
+  BoxFilterOptions o;
+  o.ksize = {4, 3};
+  EXPECT_TRUE(images_equal(opencv_box(src, Depth::u8, o), box_filter(queue(), src, o)));
+}
+
+TEST(BoxFilter, Errors) {
+  const DeviceImage src = queue().upload(random_image(16, 16, Format{Depth::u8, 1}, 61));
+  auto run = [&](BoxFilterOptions o) {
+    DeviceImage dst;
+    box_filter(queue(), src, dst, o);
+  };
+  BoxFilterOptions o;
+  o.ksize = {0, 3};
+  EXPECT_TRUE(throws_code([&] { run(o); }, ErrorCode::out_of_range));
+  o.ksize = {256, 3};
+  EXPECT_TRUE(throws_code([&] { run(o); }, ErrorCode::out_of_range));
+  o = {};
+  o.anchor = {3, 0};
+  EXPECT_TRUE(throws_code([&] { run(o); }, ErrorCode::out_of_range));
+  o = {};
+  o.border = BorderMode::wrap;
+  EXPECT_TRUE(throws_code([&] { run(o); }, ErrorCode::invalid_argument));
+  o = {};
+  o.ddepth = Depth::s8;
+  EXPECT_TRUE(throws_code([&] { run(o); }, ErrorCode::unsupported_type));
+  o = {};
+  o.method = BoxFilterMethod::two_pass_8x8;
+  EXPECT_TRUE(throws_code([&] { run(o); }, ErrorCode::invalid_argument));
+  o = {};
+  EXPECT_TRUE(throws_code(
+      [&] {
+        DeviceImage dst(context(), 15, 16, Format{Depth::u8, 1});
+        box_filter(queue(), src, dst, o);
+      },
+      ErrorCode::invalid_argument));
+  EXPECT_TRUE(throws_code(
+      [&] {
+        DeviceImage same = src;
+        box_filter(queue(), src, same, o);
+      },
+      ErrorCode::invalid_argument));
+  const DeviceImage s32 = queue().upload(random_image(4, 4, Format{Depth::s32, 1}, 62));
+  EXPECT_TRUE(throws_code(
+      [&] {
+        DeviceImage dst;
+        box_filter(queue(), s32, dst, o);
+      },
+      ErrorCode::unsupported_type));
+  EXPECT_TRUE(throws_code([&] { (void)parse_box_filter_method("fast"); }, ErrorCode::invalid_argument));
+}
+
+}  // namespace
+}  // namespace plinth::test

@@ -1,0 +1,147 @@
+// Gaussian blur against cv::GaussianBlur: u8 and u16 bit-exact (OpenCV's fixed-point path),
+// f32 within tolerance; kernels against cv::getGaussianKernel; sizes from sigmas; every border
+// (wrap too for u8 / u16), both methods, pitch and poisoned outputs.
+#include <opencv2/imgproc.hpp>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "support/test_support.hpp"
+
+namespace plinth::test {
+namespace {
+
+int cv_border(BorderMode mode) {
+  switch (mode) {
+    case BorderMode::constant: return cv::BORDER_CONSTANT;
+    case BorderMode::replicate: return cv::BORDER_REPLICATE;
+    case BorderMode::reflect: return cv::BORDER_REFLECT;
+    case BorderMode::reflect_101: return cv::BORDER_REFLECT_101;
+    case BorderMode::wrap: return cv::BORDER_WRAP;
+  }
+  return -1;
+}
+
+void check_case(const HostImage& src, const GaussianBlurOptions& o) {
+  SCOPED_TRACE(std::string(to_string(src.depth())) + "C" + std::to_string(src.channels()) + " " +
+               std::to_string(src.width()) + "x" + std::to_string(src.height()) + " k" +
+               std::to_string(o.ksize.width) + "x" + std::to_string(o.ksize.height) + " sigma " +
+               std::to_string(o.sigma_x) + "," + std::to_string(o.sigma_y) + " " + std::string(to_string(o.border)) +
+               " " + std::string(to_string(o.method)));
+  const DeviceImage d_src = upload_padded(src, 1, 2);
+  DeviceImage d_dst = poisoned_view(src.width(), src.height(), src.format(), 2, 1, 0x5A);
+  gaussian_blur(queue(), d_src, d_dst, o);
+  const HostImage got = queue().download(d_dst);
+  cv::Mat want;
+  cv::GaussianBlur(as_mat(src), want, cv::Size(o.ksize.width, o.ksize.height), o.sigma_x, o.sigma_y, cv_border(o.border));
+  if (src.depth() == Depth::f32) {
+    EXPECT_TRUE(images_near(from_mat(want), got, 1e-5, 2e-3));  // |values| <= 1000, kernels sum to 1
+  } else {
+    EXPECT_TRUE(images_equal(from_mat(want), got));
+  }
+}
+
+TEST(GaussianBlur, KernelsMatchGetGaussianKernel) {
+  int differing = 0;
+  for (int n = 1; n <= 63; n += 2) {
+    std::vector<double> sigmas = {0.0, -1.0, 0.3, 0.8, 1.0, 1.5, 2.7, 5.0, 11.0};
+    for (int i = 0; i < 8; ++i) sigmas.push_back(0.1 + 0.37 * i * i + 0.013 * n);
+    for (double sigma : sigmas) {
+      const std::vector<double> got = gaussian_kernel(n, sigma);
+      const cv::Mat want = cv::getGaussianKernel(n, sigma, CV_64F);
+      for (int i = 0; i < n; ++i) {
+        if (std::memcmp(&got[static_cast<std::size_t>(i)], &want.at<double>(i), sizeof(double)) != 0) ++differing;
+      }
+    }
+  }
+  EXPECT_EQ(differing, 0);
+}
+
+TEST(GaussianBlur, U8AndU16BitExact) {
+  const BorderMode borders[] = {BorderMode::constant, BorderMode::replicate, BorderMode::reflect,
+                                BorderMode::reflect_101, BorderMode::wrap};
+  const struct {
+    Size k;
+    double sx, sy;
+  } cases[] = {{{3, 3}, 0, 0}, {{5, 5}, 1.1, 0}, {{9, 1}, 0, 0}, {{1, 7}, 2.0, 0}, {{0, 0}, 1.7, 0},
+               {{0, 0}, 5.0, 0},  // 31 taps for u8, 41 for u16
+               {{7, 13}, 1.2, 3.3}, {{11, 11}, 0, 0}};
+  int seed = 0;
+  for (Depth depth : {Depth::u8, Depth::u16}) {
+    for (const auto& c : cases) {
+      GaussianBlurOptions o;
+      o.ksize = c.k;
+      o.sigma_x = c.sx;
+      o.sigma_y = c.sy;
+      o.border = borders[seed % 5];
+      const int cn = 1 + seed % 4;
+      check_case(random_image(61 - seed, 29 + seed, Format{depth, cn}, 1000 + seed), o);
+      ++seed;
+    }
+  }
+}
+
+TEST(GaussianBlur, SmallImages) {
+  GaussianBlurOptions o;
+  o.ksize = {5, 5};
+  for (BorderMode b : {BorderMode::constant, BorderMode::reflect_101, BorderMode::wrap}) {
+    o.border = b;
+    for (const Size s : {Size{1, 1}, Size{1, 9}, Size{9, 1}, Size{3, 2}}) {
+      check_case(random_image(s.width, s.height, Format{Depth::u8, 1}, 1100), o);
+      if (b != BorderMode::wrap) check_case(random_image(s.width, s.height, Format{Depth::f32, 1}, 1101), o);
+    }
+  }
+}
+
+TEST(GaussianBlur, F32AndMethods) {
+  int seed = 0;
+  for (SepFilterMethod m : {SepFilterMethod::fused, SepFilterMethod::two_pass}) {
+    for (const Size k : {Size{3, 3}, Size{7, 5}, Size{0, 0}}) {
+      GaussianBlurOptions o;
+      o.ksize = k;
+      o.sigma_x = k.width == 0 ? 3.0 : 0.0;
+      o.method = m;
+      o.border = seed % 2 ? BorderMode::replicate : BorderMode::reflect_101;
+      check_case(random_image(83, 47, Format{Depth::f32, seed % 2 ? 1 : 3}, 1200 + seed), o);
+      check_case(random_image(83, 47, Format{Depth::u8, seed % 2 ? 4 : 1}, 1300 + seed), o);
+      ++seed;
+    }
+  }
+  GaussianBlurOptions o;
+  o.ksize = {31, 31};
+  check_case(random_image(640, 360, Format{Depth::u8, 1}, 1400), o);
+}
+
+TEST(GaussianBlur, Errors) {
+  const DeviceImage src = queue().upload(random_image(16, 16, Format{Depth::u8, 1}, 1500));
+  const DeviceImage f32 = queue().upload(random_image(16, 16, Format{Depth::f32, 1}, 1501));
+  auto run = [&](const DeviceImage& s, GaussianBlurOptions o) {
+    DeviceImage dst;
+    gaussian_blur(queue(), s, dst, o);
+  };
+  GaussianBlurOptions o;
+  EXPECT_TRUE(throws_code([&] { run(src, o); }, ErrorCode::invalid_argument));  // no size, no sigma
+  o.ksize = {4, 3};
+  EXPECT_TRUE(throws_code([&] { run(src, o); }, ErrorCode::invalid_argument));
+  o.ksize = {65, 3};
+  EXPECT_TRUE(throws_code([&] { run(src, o); }, ErrorCode::out_of_range));
+  o.ksize = {0, 0};
+  o.sigma_x = 50;
+  EXPECT_TRUE(throws_code([&] { run(src, o); }, ErrorCode::out_of_range));
+  o = {};
+  o.ksize = {3, 3};
+  o.border = BorderMode::wrap;
+  EXPECT_TRUE(throws_code([&] { run(f32, o); }, ErrorCode::invalid_argument));
+  o.border = BorderMode::reflect_101;
+  o.sigma_x = std::nan("");
+  EXPECT_TRUE(throws_code([&] { run(src, o); }, ErrorCode::invalid_argument));
+  EXPECT_TRUE(throws_code([&] { (void)gaussian_kernel(4, 1.0); }, ErrorCode::invalid_argument));
+  const DeviceImage s16 = queue().upload(random_image(8, 8, Format{Depth::s16, 1}, 1502));
+  o = {};
+  o.ksize = {3, 3};
+  EXPECT_TRUE(throws_code([&] { run(s16, o); }, ErrorCode::unsupported_type));
+}
+
+}  // namespace
+}  // namespace plinth::test

@@ -1,0 +1,49 @@
+// plinth filter box IN OUT --ksize WxH [--no-normalize] [--anchor X,Y] [--border MODE]
+//                   [--ddepth D] [--method M]: cv::boxFilter / cv::blur of an image file.
+#include "command.hpp"
+#include "linear_filter_args.hpp"
+
+namespace plinth::cli {
+namespace {
+
+struct Options {
+  std::string input, output, ksize = "3x3", anchor, border = "reflect_101", ddepth, method = "auto";
+  bool no_normalize = false;
+};
+
+void run(const Options& o, Globals& globals) {
+  BoxFilterOptions options;
+  options.ksize = parse_size(o.ksize, "--ksize");
+  options.normalize = !o.no_normalize;
+  if (!o.anchor.empty()) options.anchor = parse_anchor(o.anchor, "--anchor");
+  options.border = parse_border_mode(o.border);
+  if (!o.ddepth.empty()) options.ddepth = parse_depth(o.ddepth);
+  options.method = parse_box_filter_method(o.method);
+  check_writable(o.output, globals);
+  const HostImage src = read_any(o.input);
+  Queue& queue = globals.queue();
+  const DeviceImage d_src = queue.upload(src);
+  DeviceImage d_dst;
+  const Event event = box_filter(queue, d_src, d_dst, options);
+  const HostImage dst = queue.download(d_dst);
+  write_any(o.output, dst);
+  report(o.input, src, o.output, dst, event, globals);
+}
+
+void setup(CLI::App& command, Globals& globals) {
+  auto o = std::make_shared<Options>();
+  command.add_option("input", o->input, "image file (PNG, JPEG, BMP, PGM, PPM) or .npy")->required();
+  command.add_option("output", o->output, "output file (.png, .pgm, .ppm or .npy)")->required();
+  command.add_option("--ksize", o->ksize, "window WxH, 1 to 255 each way (default 3x3)");
+  command.add_flag("--no-normalize", o->no_normalize, "sum instead of averaging");
+  command.add_option("--anchor", o->anchor, "anchor X,Y inside the window (default: the centre)");
+  command.add_option("--border", o->border, "constant, replicate, reflect or reflect_101 (default)");
+  command.add_option("--ddepth", o->ddepth, "output depth: u8, u16, s16, s32, f32, f64 (default: the input's)");
+  command.add_option("--method", o->method, "auto, registers, local_scan, two_pass_8x8 or direct");
+  command.callback([o, &globals] { run(*o, globals); });
+}
+
+const Command registration("box", "box filter (cv::boxFilter / cv::blur)", setup, "filter");
+
+}  // namespace
+}  // namespace plinth::cli
