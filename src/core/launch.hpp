@@ -66,6 +66,6 @@ struct ScratchLease {
   std::uint32_t ticket_base;  // the counter's value when this launch starts
   bool fresh;                 // newly allocated or recycled: the caller must zero it first
 };
-ScratchLease scratch(const Queue& queue, std::string_view key, std::size_t bytes, std::uint32_t tickets);
+ScratchLease scratch(const Queue& queue, std::string_view key, std::size_t bytes, std::uint32_t tickets = 0);
 
 }  // namespace plinth::detail
