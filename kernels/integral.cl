@@ -552,3 +552,290 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_single_pass(
 }
 
 #endif /* ACC */
+
+/* ---- block_4x4, blelloch, blocked_scan: the case studies' methods ---------------------------
+ * For order-free requests. One output per program: DST_T / DST_DEPTH, quantity Q_KIND (0 the
+ * value, or 1 if non-zero when COUNT; 1 its square), accumulator VACC (uint for 32-bit outputs,
+ * else ulong; every intermediate is an exact integer, so it may sit in the output as DST_T). A
+ * plane is one channel of one image of the batch: element (x, y) of plane p = b * channels + c
+ * sits at row b * height + y, element x * channels + c; its integral one row and column on. */
+#ifdef DST_DEPTH
+
+#if DST_DEPTH == DEPTH_S32
+#define V_STORE(a) as_int((uint)(a))
+#define V_LOAD(d) ((VACC)as_uint(d))
+#elif DST_DEPTH == DEPTH_U32 || DST_DEPTH == DEPTH_U64
+#define V_STORE(a) ((DST_T)(a))
+#define V_LOAD(d) ((VACC)(d))
+#else /* s64, f32, f64: through signed 64-bit */
+#define V_STORE(a) ((DST_T)as_long((ulong)(a)))
+#define V_LOAD(d) ((VACC)(long)(d))
+#endif
+#if Q_KIND == 1
+#define V_VALUE(v) ((VACC)(v) * (VACC)(v))
+#elif COUNT
+#define V_VALUE(v) ((VACC)((v) != (SRC_T)0))
+#else
+#define V_VALUE(v) ((VACC)(v))
+#endif
+#define V_SRC(x, y) V_VALUE(IMAGE_AT(src, (x) * channels + c, b * height + (y)))
+#define V_DST(x, y) IMAGE_AT(dst, (x) * channels + c, b * (height + 1) + (y))
+
+/* block_4x4, kernel 1 of 5: the local integral of each 4x4 block, and the zero row and column. */
+KERNEL void integral_block_local(int width, int height, int channels, CONST_IMAGE_PARAM(SRC_T, src),
+                                 IMAGE_PARAM(DST_T, dst)) {
+  const int bx = GLOBAL_ID(0), by = GLOBAL_ID(1), p = GLOBAL_ID(2);
+  const int b = p / channels, c = p % channels;
+  const int x0 = 4 * bx, y0 = 4 * by;
+  if (x0 >= width || y0 >= height) return;
+  VACC m[4][4];
+  for (int j = 0; j < 4; ++j) {
+    for (int k = 0; k < 4; ++k) m[j][k] = (x0 + k < width && y0 + j < height) ? V_SRC(x0 + k, y0 + j) : 0;
+  }
+  for (int j = 0; j < 4; ++j) {
+    for (int k = 1; k < 4; ++k) m[j][k] += m[j][k - 1];
+  }
+  for (int j = 1; j < 4; ++j) {
+    for (int k = 0; k < 4; ++k) m[j][k] += m[j - 1][k];
+  }
+  for (int j = 0; j < 4 && y0 + j < height; ++j) {
+    for (int k = 0; k < 4 && x0 + k < width; ++k) V_DST(x0 + k + 1, y0 + j + 1) = V_STORE(m[j][k]);
+    if (x0 == 0) V_DST(0, y0 + j + 1) = V_STORE((VACC)0);
+  }
+  if (y0 == 0) {
+    for (int k = 0; k < 4 && x0 + k < width; ++k) V_DST(x0 + k + 1, 0) = V_STORE((VACC)0);
+    if (x0 == 0) V_DST(0, 0) = V_STORE((VACC)0);
+  }
+}
+
+/* block_4x4, kernel 2: per row, the running sum of the blocks' right edges. */
+KERNEL void integral_block_scan_rows(int width, int height, int channels, int blocks, GLOBAL VACC* edges,
+                                     IMAGE_PARAM(DST_T, dst)) {
+  const int y = GLOBAL_ID(0), p = GLOBAL_ID(1);
+  if (y >= height) return;
+  const int b = p / channels, c = p % channels;
+  GLOBAL VACC* out = edges + ((long)p * height + y) * blocks;
+  VACC s = 0;
+  for (int k = 0; k < blocks; ++k) {
+    s += V_LOAD(V_DST(min(4 * k + 4, width), y + 1));
+    out[k] = s;
+  }
+}
+
+/* block_4x4, kernel 3: add the running sum of the blocks to the left. */
+KERNEL void integral_block_add_rows(int width, int height, int channels, int blocks, GLOBAL const VACC* edges,
+                                    IMAGE_PARAM(DST_T, dst)) {
+  const int x = GLOBAL_ID(0), y = GLOBAL_ID(1), p = GLOBAL_ID(2);
+  if (x >= width || y >= height || x < 4) return;
+  const int b = p / channels, c = p % channels;
+  const VACC left = edges[((long)p * height + y) * blocks + x / 4 - 1];
+  V_DST(x + 1, y + 1) = V_STORE(V_LOAD(V_DST(x + 1, y + 1)) + left);
+}
+
+/* block_4x4, kernel 4: per column, the running sum of the 4-row bands' bottom rows. */
+KERNEL void integral_block_scan_columns(int width, int height, int channels, int bands, GLOBAL VACC* edges,
+                                        IMAGE_PARAM(DST_T, dst)) {
+  const int x = GLOBAL_ID(0), p = GLOBAL_ID(1);
+  if (x >= width) return;
+  const int b = p / channels, c = p % channels;
+  VACC s = 0;
+  for (int m = 0; m < bands; ++m) {
+    s += V_LOAD(V_DST(x + 1, min(4 * m + 4, height)));
+    edges[((long)p * bands + m) * width + x] = s;
+  }
+}
+
+/* block_4x4, kernel 5: add the running sum of the bands above. */
+KERNEL void integral_block_add_columns(int width, int height, int channels, int bands, GLOBAL const VACC* edges,
+                                       IMAGE_PARAM(DST_T, dst)) {
+  const int x = GLOBAL_ID(0), y = GLOBAL_ID(1), p = GLOBAL_ID(2);
+  if (x >= width || y >= height || y < 4) return;
+  const int b = p / channels, c = p % channels;
+  const VACC above = edges[((long)p * bands + y / 4 - 1) * width + x];
+  V_DST(x + 1, y + 1) = V_STORE(V_LOAD(V_DST(x + 1, y + 1)) + above);
+}
+
+#ifdef LINE_GROUP
+/* blelloch and blocked_scan scan lines: a row (of the source into the output, ROWS 1) or a
+ * column (of the output in place, ROWS 0), LINE_GROUP work-items per line, chunk by chunk. */
+#define LINE_CHUNK (2 * LINE_GROUP)
+
+INLINE VACC line_load(int along, int across, int b, int c, int channels, int height, GLOBAL const SRC_T* src,
+                      int src_offset, int src_step, GLOBAL const DST_T* dst, int dst_offset, int dst_step, int rows) {
+  if (rows) return V_SRC(along, across);
+  return V_LOAD(V_DST(across + 1, along + 1));
+}
+
+/* Work-efficient exclusive scan of LINE_CHUNK values in local memory (up-sweep, down-sweep). */
+INLINE void blelloch_chunk(LOCAL VACC* t, int lid) {
+  int offset = 1;
+  for (int d = LINE_CHUNK >> 1; d > 0; d >>= 1) {
+    BARRIER_LOCAL();
+    if (lid < d) {
+      const int ai = offset * (2 * lid + 1) - 1, bi = offset * (2 * lid + 2) - 1;
+      t[bi] += t[ai];
+    }
+    offset <<= 1;
+  }
+  if (lid == 0) t[LINE_CHUNK - 1] = 0;
+  for (int d = 1; d < LINE_CHUNK; d <<= 1) {
+    offset >>= 1;
+    BARRIER_LOCAL();
+    if (lid < d) {
+      const int ai = offset * (2 * lid + 1) - 1, bi = offset * (2 * lid + 2) - 1;
+      const VACC x = t[ai];
+      t[ai] = t[bi];
+      t[bi] += x;
+    }
+  }
+  BARRIER_LOCAL();
+}
+
+/* One work-group per line: global (LINE_GROUP, lines, planes). */
+KERNEL REQD_GROUP_SIZE(LINE_GROUP, 1, 1) void integral_blelloch_lines(int width, int height, int channels, int rows,
+                                                                      CONST_IMAGE_PARAM(SRC_T, src),
+                                                                      IMAGE_PARAM(DST_T, dst)) {
+  LOCAL VACC t[LINE_CHUNK];
+  const int lid = LOCAL_ID(0), line = GROUP_ID(1), p = GROUP_ID(2);
+  const int b = p / channels, c = p % channels;
+  const int length = rows ? width : height;
+  if (rows && lid == 0) V_DST(0, line + 1) = V_STORE((VACC)0);
+  if (!rows && lid == 0) V_DST(line + 1, 0) = V_STORE((VACC)0);
+  if (!rows && line == 0 && lid == 0) V_DST(0, 0) = V_STORE((VACC)0);
+  VACC carry = 0;
+  for (int base = 0; base < length; base += LINE_CHUNK) {
+    for (int i = lid; i < LINE_CHUNK; i += LINE_GROUP) {
+      t[i] = base + i < length ? line_load(base + i, line, b, c, channels, height, src, src_offset, src_step, dst,
+                                           dst_offset, dst_step, rows)
+                               : 0;
+    }
+    BARRIER_LOCAL();
+    VACC mine[2];
+    for (int h = 0; h < 2; ++h) mine[h] = t[lid + h * LINE_GROUP];
+    const VACC last = t[LINE_CHUNK - 1];
+    blelloch_chunk(t, lid);
+    for (int h = 0; h < 2; ++h) {
+      const int i = lid + h * LINE_GROUP, at = base + i;
+      if (at >= length) continue;
+      const VACC inclusive = carry + t[i] + mine[h];
+      if (rows) {
+        V_DST(at + 1, line + 1) = V_STORE(inclusive);
+      } else {
+        V_DST(line + 1, at + 1) = V_STORE(inclusive);
+      }
+    }
+    const VACC chunk_total = t[LINE_CHUNK - 1] + last;
+    BARRIER_LOCAL();
+    carry += chunk_total;
+  }
+}
+
+/* Blocked scan: each work-item scans SEGMENT consecutive values in registers, shares its total,
+ * and adds the totals of the work-items before it. One work-group per line. */
+KERNEL REQD_GROUP_SIZE(LINE_GROUP, 1, 1) void integral_blocked_lines(int width, int height, int channels, int rows,
+                                                                     CONST_IMAGE_PARAM(SRC_T, src),
+                                                                     IMAGE_PARAM(DST_T, dst)) {
+  LOCAL VACC totals[LINE_GROUP];
+  const int lid = LOCAL_ID(0), line = GROUP_ID(1), p = GROUP_ID(2);
+  const int b = p / channels, c = p % channels;
+  const int length = rows ? width : height;
+  if (rows && lid == 0) V_DST(0, line + 1) = V_STORE((VACC)0);
+  if (!rows && lid == 0) V_DST(line + 1, 0) = V_STORE((VACC)0);
+  if (!rows && line == 0 && lid == 0) V_DST(0, 0) = V_STORE((VACC)0);
+  VACC carry = 0;
+  for (int base = 0; base < length; base += LINE_GROUP * SEGMENT) {
+    VACC run[SEGMENT];
+    VACC s = 0;
+    for (int k = 0; k < SEGMENT; ++k) {
+      const int at = base + lid * SEGMENT + k;
+      s += at < length ? line_load(at, line, b, c, channels, height, src, src_offset, src_step, dst, dst_offset,
+                                   dst_step, rows)
+                       : 0;
+      run[k] = s;
+    }
+    totals[lid] = s;
+    BARRIER_LOCAL();
+    VACC before = carry;
+    for (int i = 0; i < lid; ++i) before += totals[i];
+    VACC all = carry;
+    for (int i = 0; i < LINE_GROUP; ++i) all += totals[i];
+    for (int k = 0; k < SEGMENT; ++k) {
+      const int at = base + lid * SEGMENT + k;
+      if (at >= length) break;
+      if (rows) {
+        V_DST(at + 1, line + 1) = V_STORE(before + run[k]);
+      } else {
+        V_DST(line + 1, at + 1) = V_STORE(before + run[k]);
+      }
+    }
+    carry = all;
+    BARRIER_LOCAL();
+  }
+}
+#endif /* LINE_GROUP */
+
+#endif /* DST_DEPTH */
+
+/* ---- tilted: OpenCV's recurrence, row after row ---------------------------------------------
+ * Exact for every depth: per plane, one work-group walks the rows in order; inside a row every
+ * column is independent given the previous row, so the work-items split the columns.
+ * T(x, y) is the output (tilted, one row and column on); buf holds OpenCV's running diagonal
+ * sums, in TACC (the sum's type; uint for 32-bit integers, which wrap as OpenCV's int does):
+ *   row 0:  T(x + 1, 1) = src(x, 0), buf[x] = src(x, 0);  T(0, y + 1) = T(1, y)
+ *   T(1, y + 1)     = (T(1, y) + s0) + buf[1]                       (buf[1] = 0 when width 1)
+ *   T(x + 1, y + 1) = buf[x] + ((buf[x + 1] + s(x)) + T(x, y))      0 < x < width - 1
+ *   T(W, y + 1)     = (s(W - 1) + buf[W - 1]) + T(W - 1, y)          width > 1
+ *   then buf[x] = buf[x + 1] + s(x) for x < width - 1, buf[width - 1] = s(width - 1). */
+#ifdef TILTED_DEPTH
+#if TILTED_DEPTH == DEPTH_S32
+#define T_STORE(a) as_int(a)
+#define T_LOAD(d) as_uint(d)
+#else
+#define T_STORE(a) ((TILTED_T)(a))
+#define T_LOAD(d) ((TACC)(d))
+#endif
+#define T_AT(x, y) IMAGE_AT(tilted, (x) * channels + c, b * (height + 1) + (y))
+
+KERNEL void integral_tilted_ordered(int width, int height, int channels, GLOBAL TACC* buffers,
+                                    CONST_IMAGE_PARAM(SRC_T, src), IMAGE_PARAM(TILTED_T, tilted)) {
+  const int lid = LOCAL_ID(0), group = LOCAL_SIZE(0), p = GROUP_ID(1);
+  const int b = p / channels, c = p % channels;
+  GLOBAL TACC* buf = buffers + (long)p * (width + 1);
+  for (int x = lid; x <= width; x += group) {
+    T_AT(x, 0) = T_STORE((TACC)0);
+    if (x < width) {
+      const TACC v = (TACC)IMAGE_AT(src, x * channels + c, b * height);
+      T_AT(x + 1, 1) = T_STORE(v);
+      buf[x] = v;
+    } else {
+      buf[x] = 0;
+    }
+  }
+  if (lid == 0) T_AT(0, 1) = T_STORE((TACC)0);
+  BARRIER_ALL();
+  for (int y = 1; y < height; ++y) {
+    GLOBAL const SRC_T* row = src + IMAGE_INDEX(src, c, b * height + y);
+    TACC next[8]; /* this work-item's new buf values, written after everyone read the old ones */
+    int n = 0;
+    for (int x = lid; x < width; x += group, ++n) {
+      const TACC s = (TACC)row[x * channels];
+      const TACC above = T_LOAD(T_AT(x, y));
+      TACC t;
+      if (x == 0) {
+        t = (T_LOAD(T_AT(1, y)) + s) + buf[1];
+      } else if (x < width - 1) {
+        t = buf[x] + ((buf[x + 1] + s) + above);
+      } else {
+        t = (s + buf[x]) + above;
+      }
+      T_AT(x + 1, y + 1) = T_STORE(t);
+      if (n < 8) next[n] = x < width - 1 ? buf[x + 1] + s : s;
+    }
+    if (lid == 0) T_AT(0, y + 1) = T_STORE(T_LOAD(T_AT(1, y)));
+    BARRIER_ALL();
+    n = 0;
+    for (int x = lid; x < width && n < 8; x += group, ++n) buf[x] = next[n];
+    BARRIER_ALL();
+  }
+}
+#endif /* TILTED_DEPTH */

@@ -1,27 +1,254 @@
+// Integral images against OpenCV 4.6's cv::integral (the specification) and, for plinth's own
+// additions (count, u32 / 64-bit outputs, wrap-around), against references written here.
 #include <opencv2/imgproc.hpp>
+
+#include <cstring>
+#include <tuple>
 
 #include "support/test_support.hpp"
 
 namespace plinth::test {
 namespace {
 
-TEST(IntegralBringUp, MatchesOpenCV) {
-  for (IntegralMethod m : {IntegralMethod::row_column, IntegralMethod::single_pass}) {
-    for (auto [w, h] : {std::pair{37, 23}, {1, 1}, {128, 32}, {129, 33}, {500, 301}}) {
-      for (int cn : {1, 3}) {
-        HostImage src = random_image(w, h, Format{Depth::u8, cn}, 1);
-        IntegralOptions options;
-        options.method = m;
-        IntegralImages got = integral(queue(), src, true, false, options);
-        cv::Mat sum, sq;
-        cv::integral(as_mat(src), sum, sq, CV_32S, CV_64F);
-        EXPECT_TRUE(images_equal(from_mat(sum), got.sum)) << to_string(m) << " " << w << "x" << h << " cn " << cn;
-        EXPECT_TRUE(images_equal(from_mat(sq), got.sqsum)) << to_string(m) << " " << w << "x" << h << " cn " << cn;
-        HostImage s1 = integral(queue(), src, options);
-        EXPECT_TRUE(images_equal(from_mat(sum), s1)) << to_string(m) << " sum only " << w << "x" << h;
+constexpr IntegralMethod kFastMethods[] = {IntegralMethod::single_pass, IntegralMethod::block_4x4,
+                                           IntegralMethod::blelloch, IntegralMethod::blocked_scan};
+
+// Runs plinth on a padded view of src into poisoned output views, downloads the outputs.
+IntegralImages run_plinth(const HostImage& src, bool sq, bool tilted, Depth sum_depth, Depth sq_depth,
+                          IntegralMethod method, int batch = 1) {
+  const DeviceImage d_src = upload_padded(src, 3, 2);
+  const int w = src.width() + 1, h = batch * (src.height() / batch + 1);
+  DeviceImage sum = poisoned_view(w, h, Format{sum_depth, src.channels()}, 5, 1, 0xCD);
+  DeviceImage sqsum = sq ? poisoned_view(w, h, Format{sq_depth, src.channels()}, 1, 3, 0xCD) : DeviceImage();
+  DeviceImage tilt = tilted ? poisoned_view(w, h, Format{sum_depth, src.channels()}, 2, 2, 0xCD) : DeviceImage();
+  IntegralOptions options;
+  options.method = method;
+  options.batch = batch;
+  integral(queue(), d_src, IntegralOutputs{&sum, sq ? &sqsum : nullptr, tilted ? &tilt : nullptr}, options).wait();
+  IntegralImages out;
+  out.sum = queue().download(sum);
+  if (sq) out.sqsum = queue().download(sqsum);
+  if (tilted) out.tilted = queue().download(tilt);
+  return out;
+}
+
+// --- Every depth combination OpenCV accepts, every channel count, sizes around the tiles ----
+
+struct Combo {
+  Depth src, sum, sq;
+};
+
+constexpr Combo kOpenCvCombos[] = {
+    {Depth::u8, Depth::s32, Depth::f64},  {Depth::u8, Depth::s32, Depth::s32}, {Depth::u8, Depth::s32, Depth::f32},
+    {Depth::u8, Depth::f32, Depth::f64},  {Depth::u8, Depth::f32, Depth::f32}, {Depth::u8, Depth::f64, Depth::f64},
+    {Depth::u16, Depth::f64, Depth::f64}, {Depth::s16, Depth::f64, Depth::f64}, {Depth::f32, Depth::f32, Depth::f64},
+    {Depth::f32, Depth::f32, Depth::f32}, {Depth::f32, Depth::f64, Depth::f64}, {Depth::f64, Depth::f64, Depth::f64},
+};
+
+class IntegralVsOpenCV : public ::testing::TestWithParam<std::tuple<Combo, int>> {};
+
+TEST_P(IntegralVsOpenCV, SumSquaredAndTiltedAreBitExact) {
+  const auto [combo, channels] = GetParam();
+  for (auto [w, h] : {std::pair{1, 1}, {7, 3}, {37, 23}, {131, 67}, {300, 161}}) {
+    const HostImage src = random_image(w, h, Format{combo.src, channels}, static_cast<std::uint32_t>(w * 7 + h));
+    cv::Mat sum, sq, tilted;
+    cv::integral(as_mat(src), sum, sq, tilted, cv_depth(combo.sum), cv_depth(combo.sq));
+    const IntegralImages got = run_plinth(src, true, true, combo.sum, combo.sq, IntegralMethod::automatic);
+    EXPECT_TRUE(images_equal(from_mat(sum), got.sum)) << "sum " << w << "x" << h;
+    EXPECT_TRUE(images_equal(from_mat(sq), got.sqsum)) << "sqsum " << w << "x" << h;
+    EXPECT_TRUE(images_equal(from_mat(tilted), got.tilted)) << "tilted " << w << "x" << h;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(AllDepths, IntegralVsOpenCV,
+                         ::testing::Combine(::testing::ValuesIn(kOpenCvCombos), ::testing::Values(1, 3)));
+INSTANTIATE_TEST_SUITE_P(Channels, IntegralVsOpenCV,
+                         ::testing::Combine(::testing::Values(kOpenCvCombos[0], kOpenCvCombos[8]),
+                                            ::testing::Values(2, 4)));
+
+// --- Every method gives the same, OpenCV's, result --------------------------------------------
+
+TEST(IntegralMethods, EveryMethodMatchesOpenCV) {
+  for (IntegralMethod method : {IntegralMethod::row_column, IntegralMethod::single_pass, IntegralMethod::block_4x4,
+                                IntegralMethod::blelloch, IntegralMethod::blocked_scan}) {
+    for (auto [w, h, cn] : {std::tuple{1, 1, 1}, {5, 9, 1}, {128, 64, 1}, {131, 127, 1}, {613, 601, 1}, {67, 45, 3}}) {
+      const HostImage src = random_image(w, h, Format{Depth::u8, cn}, static_cast<std::uint32_t>(w + h));
+      cv::Mat sum, sq;
+      cv::integral(as_mat(src), sum, sq, CV_32S, CV_64F);
+      const IntegralImages got = run_plinth(src, true, false, Depth::s32, Depth::f64, method);
+      EXPECT_TRUE(images_equal(from_mat(sum), got.sum)) << to_string(method) << " sum " << w << "x" << h << "x" << cn;
+      EXPECT_TRUE(images_equal(from_mat(sq), got.sqsum)) << to_string(method) << " sqsum " << w << "x" << h;
+    }
+  }
+}
+
+TEST(IntegralMethods, SixteenBitSourcesAndOrderFreeFloats) {
+  // u16 / s16 into f64 are exact in any order; every method must agree with OpenCV.
+  for (IntegralMethod method : kFastMethods) {
+    for (Depth depth : {Depth::u16, Depth::s16}) {
+      const HostImage src = random_image(203, 77, Format{depth, 1}, 11);
+      cv::Mat sum, sq;
+      cv::integral(as_mat(src), sum, sq, CV_64F, CV_64F);
+      const IntegralImages got = run_plinth(src, true, false, Depth::f64, Depth::f64, method);
+      EXPECT_TRUE(images_equal(from_mat(sum), got.sum)) << to_string(method) << " " << to_string(depth);
+      EXPECT_TRUE(images_equal(from_mat(sq), got.sqsum)) << to_string(method) << " " << to_string(depth);
+    }
+  }
+}
+
+// --- Large images: 32-bit wrap-around, f32 rounding ---------------------------------------------
+
+TEST(IntegralLarge, FourKAndMoreMatchesOpenCV) {
+  // 4097 x 2161 of bright random bytes: the s32 sum passes 2^31 and wraps as OpenCV's does.
+  const HostImage src = random_image(4097, 2161, Format{Depth::u8, 1}, 5, 240, 255);
+  cv::Mat sum, sq;
+  cv::integral(as_mat(src), sum, sq, CV_32S, CV_64F);
+  ASSERT_LT(sum.at<int>(sum.rows - 1, sum.cols - 1), 0) << "the test should exercise wrap-around";
+  for (IntegralMethod method : {IntegralMethod::automatic, IntegralMethod::block_4x4}) {
+    const IntegralImages got = run_plinth(src, true, false, Depth::s32, Depth::f64, method);
+    EXPECT_TRUE(images_equal(from_mat(sum), got.sum)) << to_string(method);
+    EXPECT_TRUE(images_equal(from_mat(sq), got.sqsum)) << to_string(method);
+  }
+  // u32 holds the same bits as OpenCV's s32.
+  const IntegralImages u32 = run_plinth(src, false, false, Depth::u32, Depth::f64, IntegralMethod::automatic);
+  HostImage expected = from_mat(sum);
+  EXPECT_TRUE(images_equal(HostImage::wrap(expected.data(), expected.width(), expected.height(), Format{Depth::u32, 1},
+                                           expected.pitch()),
+                           u32.sum));
+}
+
+TEST(IntegralLarge, FloatSumsFollowOpenCVsOrder) {
+  // Partial sums pass 2^24, so f32 results depend on the summation order. plinth follows
+  // OpenCV's generic order; OpenCV's own vector code may differ in the last bits of the
+  // columns its scalar tail handles (docs/integral.md), hence the tight tolerance.
+  const HostImage src = random_image(1031, 517, Format{Depth::u8, 1}, 9);
+  cv::Mat sum, sq;
+  cv::integral(as_mat(src), sum, sq, CV_32F, CV_64F);
+  const IntegralImages got = run_plinth(src, true, false, Depth::f32, Depth::f64, IntegralMethod::automatic);
+  EXPECT_TRUE(images_near(from_mat(sum), got.sum, 1e-6));
+  EXPECT_TRUE(images_equal(from_mat(sq), got.sqsum));
+  const HostImage fsrc = random_image(517, 301, Format{Depth::f32, 1}, 10);
+  cv::Mat fsum, fsq;
+  cv::integral(as_mat(fsrc), fsum, fsq, CV_32F, CV_64F);
+  const IntegralImages fgot = run_plinth(fsrc, true, false, Depth::f32, Depth::f64, IntegralMethod::automatic);
+  EXPECT_TRUE(images_equal(from_mat(fsum), fgot.sum));
+  EXPECT_TRUE(images_equal(from_mat(fsq), fgot.sqsum));
+}
+
+TEST(IntegralLarge, WrapAroundKeepsEveryBoxSumExact) {
+  // All 255: the u32 total (4200 * 4100 * 255) exceeds 2^32. Box sums below 2^32 must still come
+  // out exact from the four corners in modulo-2^32 arithmetic (docs/integral.md).
+  const int w = 4200, h = 4100;
+  HostImage src(w, h, Format{Depth::u8, 1});
+  for (int y = 0; y < h; ++y) std::memset(src.row(y), 255, src.row_bytes());
+  const HostImage sum = run_plinth(src, false, false, Depth::u32, Depth::f64, IntegralMethod::automatic).sum;
+  const std::uint64_t total = std::uint64_t{255} * w * h;
+  ASSERT_GT(total, std::uint64_t{1} << 32);
+  EXPECT_EQ(sum.at<std::uint32_t>(w, h), static_cast<std::uint32_t>(total));
+  std::mt19937 rng(3);
+  for (int i = 0; i < 200; ++i) {
+    const int x0 = static_cast<int>(rng() % w), y0 = static_cast<int>(rng() % h);
+    const int x1 = x0 + 1 + static_cast<int>(rng() % (w - x0)), y1 = y0 + 1 + static_cast<int>(rng() % (h - y0));
+    const std::uint64_t exact = std::uint64_t{255} * (x1 - x0) * (y1 - y0);
+    if (exact >= (std::uint64_t{1} << 32)) continue;
+    const std::uint32_t box = sum.at<std::uint32_t>(x1, y1) - sum.at<std::uint32_t>(x0, y1) -
+                              sum.at<std::uint32_t>(x1, y0) + sum.at<std::uint32_t>(x0, y0);
+    EXPECT_EQ(box, exact) << "box " << x0 << "," << y0 << " - " << x1 << "," << y1;
+  }
+}
+
+// --- plinth's additions -------------------------------------------------------------------------
+
+TEST(IntegralExtensions, SixtyFourBitSquaredSumsAreExact) {
+  for (Depth depth : {Depth::u8, Depth::u16, Depth::s16}) {
+    const HostImage src = random_image(301, 203, Format{depth, 2}, 21);
+    for (Depth sq_depth : {Depth::u64, Depth::s64}) {
+      for (IntegralMethod method : {IntegralMethod::automatic, IntegralMethod::row_column, IntegralMethod::blelloch}) {
+        const IntegralImages got = run_plinth(src, true, false, depth == Depth::u8 ? Depth::s32 : Depth::f64, sq_depth, method);
+        // Reference: plain 64-bit integer loops.
+        bool ok = true;
+        for (int c = 0; c < 2 && ok; ++c) {
+          std::vector<std::uint64_t> above(static_cast<std::size_t>(src.width() + 1), 0);
+          for (int y = 0; y < src.height() && ok; ++y) {
+            std::uint64_t row = 0;
+            for (int x = 0; x < src.width(); ++x) {
+              const std::int64_t v = depth == Depth::u8    ? src.at<std::uint8_t>(x, y, c)
+                                     : depth == Depth::u16 ? src.at<std::uint16_t>(x, y, c)
+                                                           : src.at<std::int16_t>(x, y, c);
+              row += static_cast<std::uint64_t>(v * v);
+              above[static_cast<std::size_t>(x + 1)] += row;
+              if (got.sqsum.at<std::uint64_t>(x + 1, y + 1, c) != above[static_cast<std::size_t>(x + 1)]) ok = false;
+            }
+          }
+        }
+        EXPECT_TRUE(ok) << to_string(depth) << " -> " << to_string(sq_depth) << " by " << to_string(method);
       }
     }
   }
+}
+
+TEST(IntegralExtensions, CountOfNonZeroMatchesTheIntegralOfTheMask) {
+  for (Depth depth : {Depth::u8, Depth::u16, Depth::s16, Depth::f32, Depth::f64}) {
+    HostImage src = random_image(157, 91, Format{depth, 1}, 31, 0, 3);  // many zeros
+    cv::Mat mask = (as_mat(src) != 0) / 255, expected;
+    cv::integral(mask, expected, CV_32S);
+    for (IntegralMethod method : {IntegralMethod::automatic, IntegralMethod::row_column, IntegralMethod::block_4x4,
+                                  IntegralMethod::blocked_scan}) {
+      IntegralOptions options;
+      options.method = method;
+      const HostImage got = integral_count(queue(), src, options);
+      EXPECT_TRUE(images_equal(from_mat(expected), got)) << to_string(depth) << " by " << to_string(method);
+    }
+  }
+}
+
+TEST(IntegralExtensions, BatchesEqualOneCallPerImage) {
+  const int n = 3, w = 211, h = 97;
+  const HostImage stack = random_image(w, n * h, Format{Depth::u8, 1}, 41);
+  for (IntegralMethod method : {IntegralMethod::automatic, IntegralMethod::row_column, IntegralMethod::block_4x4}) {
+    const IntegralImages got = run_plinth(stack, true, true, Depth::s32, Depth::f64, method, n);
+    for (int i = 0; i < n; ++i) {
+      cv::Mat sum, sq, tilted;
+      cv::integral(as_mat(stack.view(Rect{0, i * h, w, h})), sum, sq, tilted, CV_32S, CV_64F);
+      const Rect part{0, i * (h + 1), w + 1, h + 1};
+      EXPECT_TRUE(images_equal(from_mat(sum), got.sum.view(part))) << to_string(method) << " image " << i;
+      EXPECT_TRUE(images_equal(from_mat(sq), got.sqsum.view(part))) << to_string(method) << " image " << i;
+      EXPECT_TRUE(images_equal(from_mat(tilted), got.tilted.view(part))) << to_string(method) << " image " << i;
+    }
+  }
+}
+
+// --- Bad arguments ------------------------------------------------------------------------------
+
+TEST(IntegralErrors, BadArgumentsGiveTheRightCode) {
+  const DeviceImage u8 = queue().upload(random_image(16, 8, Format{Depth::u8, 1}, 1));
+  DeviceImage out;
+  EXPECT_TRUE(throws_code([&] { DeviceImage s; integral(queue(), queue().upload(random_image(4, 4, Format{Depth::s32, 1}, 1)), s); },
+                          ErrorCode::unsupported_type));
+  EXPECT_TRUE(throws_code([&] { DeviceImage s; IntegralOptions o; o.sum_depth = Depth::u16; integral(queue(), u8, s, o); },
+                          ErrorCode::unsupported_type));
+  EXPECT_TRUE(throws_code([&] { DeviceImage s, q; IntegralOptions o; o.sqsum_depth = Depth::u8; integral(queue(), u8, s, q, o); },
+                          ErrorCode::unsupported_type));
+  EXPECT_TRUE(throws_code([&] { DeviceImage s(context(), 16, 9, Format{Depth::s32, 1}); integral(queue(), u8, s); },
+                          ErrorCode::invalid_argument));
+  EXPECT_TRUE(throws_code([&] { DeviceImage s; IntegralOptions o; o.batch = 3; integral(queue(), u8, s, o); },
+                          ErrorCode::invalid_argument));
+  EXPECT_TRUE(throws_code([&] { DeviceImage s; IntegralOptions o; o.batch = 0; integral(queue(), u8, s, o); },
+                          ErrorCode::invalid_argument));
+  EXPECT_TRUE(throws_code([&] { DeviceImage s; integral(queue(), DeviceImage(), s); }, ErrorCode::invalid_argument));
+  EXPECT_TRUE(throws_code([&] { integral(queue(), u8, IntegralOutputs{}); }, ErrorCode::invalid_argument));
+  EXPECT_TRUE(throws_code([&] { DeviceImage c; IntegralOptions o; o.sum_depth = Depth::f64; integral_count(queue(), u8, c, o); },
+                          ErrorCode::unsupported_type));
+  // Methods that add in their own order refuse float sums whose rounding depends on the order.
+  const DeviceImage big = queue().upload(random_image(300, 300, Format{Depth::u8, 1}, 2));
+  EXPECT_TRUE(throws_code([&] { DeviceImage s; IntegralOptions o; o.sum_depth = Depth::f32; o.method = IntegralMethod::blelloch; integral(queue(), big, s, o); },
+                          ErrorCode::invalid_argument));
+  // Outputs may not overlap each other or the source.
+  DeviceImage shared(context(), 17, 9, Format{Depth::s32, 1});
+  EXPECT_TRUE(throws_code([&] { DeviceImage a = shared, b = shared; integral(queue(), u8, IntegralOutputs{&a, nullptr, &b}); },
+                          ErrorCode::invalid_argument));
+  EXPECT_THROW(parse_integral_method("fastest"), Error);
+  (void)out;
 }
 
 }  // namespace
