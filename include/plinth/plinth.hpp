@@ -8,3 +8,4 @@
 #include "plinth/types.hpp"
 #include "plinth/io.hpp"
 #include "plinth/filters.hpp"
+#include "plinth/pyramid.hpp"
