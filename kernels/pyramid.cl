@@ -97,35 +97,55 @@ KERNEL REQD_GROUP_SIZE(GX, GY, 1) void pyr_down(int src_width, int src_height, i
 }
 
 /* ---- pyr_down2: two levels in one launch ---------------------------------------------------
- * A work-group owns a GX x GY tile of level 2 and the 2GX x 2GY tile of level 1 under it. It
- * computes the level-1 values its level-2 outputs read (its own tile and a 2-pixel frame, each
- * at its border-mapped position) straight from level 0, rounds them as level 1 is stored, keeps
- * them in local memory, writes its own level-1 tile and then filters level 2 from local memory. */
+ * A work-group owns a GX x GY tile of level 2 and the 2GX x 2GY tile of level 1 under it. Its
+ * level-2 outputs read level 1 over that tile and a 2-pixel frame (L1W x L1H values), which it
+ * computes from level 0 separably in local memory: level-0 rows filtered at the level-1 columns,
+ * then columns, rounded as level 1 is stored. Frame positions outside level 1 take the value at
+ * their border-mapped position, computed directly from level 0 (only tiles at the image edge have
+ * them). The work-group writes its own level-1 tile, then filters level 2 from local memory. */
 #define L1W (2 * GX + 3)
 #define L1H (2 * GY + 3)
+#define L0H (2 * L1H + 3)
 
 KERNEL REQD_GROUP_SIZE(GX, GY, 1) void pyr_down2(int w0, int h0, int w1, int h1, int w2, int h2,
                                                  CONST_IMAGE_PARAM(SRC_T, src), IMAGE_PARAM(SRC_T, mid),
                                                  IMAGE_PARAM(SRC_T, dst)) {
+  LOCAL WPIX rows[L0H * L1W];
   LOCAL WPIX level1[L1H * L1W];
-  const int lx = LOCAL_ID(0), ly = LOCAL_ID(1);
+  const int lid = LOCAL_ID(1) * GX + LOCAL_ID(0);
   const int ox0 = GROUP_ID(0) * GX, oy0 = GROUP_ID(1) * GY;
-  for (int i = ly * GX + lx; i < L1H * L1W; i += GX * GY) {
-    const int ty = i / L1W, tx = i - ty * L1W;
-    const int px = 2 * ox0 - 2 + tx, py = 2 * oy0 - 2 + ty;
-    const int qx = border_index(px, w1, BORDER), qy = border_index(py, h1, BORDER);
-    const PIX v = DOWN_RESULT(down_sum(src, src_offset, src_step, qx, qy, w0, h0));
-    level1[i] = TO_W(v);
-    const bool own = tx >= 2 && tx < 2 + 2 * GX && ty >= 2 && ty < 2 + 2 * GY;
-    if (own && px < w1 && py < h1) STORE_PIX(v, mid + mid_offset + py * mid_step, px);
+  const int px0 = 2 * ox0 - 2, py0 = 2 * oy0 - 2; /* level-1 origin of the frame */
+  for (int i = lid; i < L0H * L1W; i += GX * GY) {
+    const int r = i / L1W, c = i - r * L1W;
+    const int sy = 2 * py0 - 2 + r, sx = 2 * (px0 + c);
+    rows[i] = taps5(source_at(src, src_offset, src_step, sx - 2, sy, w0, h0),
+                    source_at(src, src_offset, src_step, sx - 1, sy, w0, h0),
+                    source_at(src, src_offset, src_step, sx, sy, w0, h0),
+                    source_at(src, src_offset, src_step, sx + 1, sy, w0, h0),
+                    source_at(src, src_offset, src_step, sx + 2, sy, w0, h0));
   }
   BARRIER_LOCAL();
-  const int x = ox0 + lx, y = oy0 + ly;
+  for (int i = lid; i < L1H * L1W; i += GX * GY) {
+    const int ty = i / L1W, tx = i - ty * L1W;
+    const int px = px0 + tx, py = py0 + ty;
+    PIX v;
+    if (px >= 0 && px < w1 && py >= 0 && py < h1) {
+      LOCAL const WPIX* c = rows + 2 * ty * L1W + tx;
+      v = DOWN_RESULT(taps5(c[0], c[L1W], c[2 * L1W], c[3 * L1W], c[4 * L1W]));
+      const bool own = tx >= 2 && tx < 2 + 2 * GX && ty >= 2 && ty < 2 + 2 * GY;
+      if (own) STORE_PIX(v, mid + mid_offset + py * mid_step, px);
+    } else {
+      v = DOWN_RESULT(down_sum(src, src_offset, src_step, border_index(px, w1, BORDER), border_index(py, h1, BORDER), w0, h0));
+    }
+    level1[i] = TO_W(v);
+  }
+  BARRIER_LOCAL();
+  const int x = ox0 + LOCAL_ID(0), y = oy0 + LOCAL_ID(1);
   if (x >= w2 || y >= h2) return;
   WPIX r[5];
 #pragma unroll
   for (int j = 0; j < 5; ++j) {
-    LOCAL const WPIX* c = level1 + (2 * ly + j) * L1W + 2 * lx;
+    LOCAL const WPIX* c = level1 + (2 * LOCAL_ID(1) + j) * L1W + 2 * LOCAL_ID(0);
     r[j] = taps5(c[0], c[1], c[2], c[3], c[4]);
   }
   STORE_PIX(DOWN_RESULT(taps5(r[0], r[1], r[2], r[3], r[4])), dst + dst_offset + y * dst_step, x);

@@ -25,7 +25,7 @@ HostImage pyr_down(Queue& queue, const HostImage& src, BorderMode border = Borde
 HostImage pyr_up(Queue& queue, const HostImage& src, BorderMode border = BorderMode::reflect_101);
 
 enum class PyramidMethod {
-  automatic,  // two_levels where the border allows, per level for the last odd level
+  automatic,  // two_levels on GPUs where local memory allows (all but f64 with 2-4 channels), else per level
   per_level,  // one launch per level
   two_levels, // one launch computes two levels: the middle level's tiles stay in local memory
 };

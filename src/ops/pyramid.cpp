@@ -53,6 +53,16 @@ void check_down_border(BorderMode border, const char* op) {
 
 Size down_size(Size s) { return Size{(s.width + 1) / 2, (s.height + 1) / 2}; }
 
+// Local memory of pyr_down2: level-0 rows filtered at the frame's columns plus the level-1 frame,
+// in accumulator vectors (3 channels occupy 4).
+std::size_t down2_local_bytes(const DeviceImage& src, const PyramidPolicy& p) {
+  const std::size_t l1w = 2 * static_cast<std::size_t>(p.down2_gx) + 3;
+  const std::size_t l1h = 2 * static_cast<std::size_t>(p.down2_gy) + 3;
+  const std::size_t lanes = src.channels() == 3 ? 4 : static_cast<std::size_t>(src.channels());
+  const std::size_t element = (src.depth() == Depth::f64 ? 8 : 4) * lanes;
+  return (2 * l1h + 3 + l1h) * l1w * element;
+}
+
 Event launch_down(Queue& queue, const DeviceImage& src, const DeviceImage& dst, BorderMode border) {
   const PyramidPolicy policy;
   const auto program = detail::get_program(queue, "pyramid.cl", pyramid_options(src, border, policy.down_gx, policy.down_gy));
@@ -182,7 +192,18 @@ Event build_pyramid(Queue& queue, const DeviceImage& src, std::vector<DeviceImag
     detail::check_no_overlap(src, levels[i], op, "levels");
     for (std::size_t j = 1; j < i; ++j) detail::check_no_overlap(levels[j], levels[i], op, "levels");
   }
-  const bool fused = options.method != PyramidMethod::per_level;
+  const PyramidPolicy policy;
+  const std::uint64_t local = queue.context().device().local_memory;
+  const bool fits = down2_local_bytes(src, policy) <= std::min<std::uint64_t>(local == 0 ? 32768 : local, 48 * 1024);
+  if (options.method == PyramidMethod::two_levels && !fits) {
+    throw Error(ErrorCode::invalid_argument, op, "method",
+                "two_levels needs more local memory than the device gives for " + std::string(to_string(src.depth())) + "C" +
+                    std::to_string(src.channels()) + " images; use auto or per_level");
+  }
+  // On CPU devices local memory is ordinary memory and a launch costs little, so the fused
+  // kernel's recomputed frame is not worth it there.
+  const bool cpu = queue.context().device().type == DeviceType::cpu;
+  const bool fused = options.method == PyramidMethod::two_levels || (options.method == PyramidMethod::automatic && fits && !cpu);
   Event first, last;
   for (std::size_t i = 1; i < levels.size();) {
     Event e;
