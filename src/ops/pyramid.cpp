@@ -263,7 +263,12 @@ Event subsampled_pyramid(Queue& queue, const DeviceImage& src, std::vector<Devic
                       " image subsampled by " + std::to_string(s) + " would be empty");
     }
   }
-  levels.assign(static_cast<std::size_t>(options.levels), DeviceImage());
+  // Levels already allocated with the right shape are reused (a level 0 that was the source is not).
+  const bool reuse_first = levels.size() == static_cast<std::size_t>(options.levels) && !levels[0].empty() &&
+                           levels[0].native() != src.native() && levels[0].size() == src.size() &&
+                           levels[0].format() == Format{Depth::f32, 1};
+  if (!reuse_first && !levels.empty()) levels[0] = DeviceImage();
+  levels.resize(static_cast<std::size_t>(options.levels));
   Event first, last;
   if (src.depth() == Depth::f32) {
     levels[0] = src;
@@ -284,7 +289,11 @@ Event subsampled_pyramid(Queue& queue, const DeviceImage& src, std::vector<Devic
   const auto program = detail::get_program(queue, "pyramid.cl", build);
   for (std::size_t i = 1; i < levels.size(); ++i) {
     const DeviceImage& in = levels[i - 1];
-    levels[i] = DeviceImage(queue.context(), in.width() / s, in.height() / s, Format{Depth::f32, 1});
+    const Size out{in.width() / s, in.height() / s};
+    if (levels[i].empty() || levels[i].size() != out || levels[i].format() != Format{Depth::f32, 1} ||
+        levels[i].native() == src.native()) {
+      levels[i] = DeviceImage(queue.context(), out.width, out.height, Format{Depth::f32, 1});
+    }
     detail::Launch launch(queue, program, "subsample");
     launch.arg(in.width()).arg(in.height()).arg(levels[i].width()).arg(levels[i].height()).image(in).image(levels[i]);
     const auto gx = static_cast<std::size_t>(policy.sub_gx), gy = static_cast<std::size_t>(policy.sub_gy);
