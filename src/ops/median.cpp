@@ -18,13 +18,16 @@ constexpr const char* kOp = "median_blur";
 struct MedianPolicy {
   std::size_t group_x = 64;  // 2-D kernels (plain, network, sorted_columns)
   std::size_t group_y = 4;
-  int columns_outputs = 4;   // outputs per work-item of sorted_columns (TW)
+  int columns_outputs = 4;   // outputs per work-item of sorted_columns (TW), set per channel count
   std::size_t histogram_group = 128;
   int histogram_rows = 64;   // rows each histogram work-item walks
 };
 
 MedianPolicy median_policy(const DeviceInfo& device, const DeviceImage& src, int ksize) {
   MedianPolicy p;
+  // One-channel images: 8 outputs share 10 sorted columns (1.25 sorts per output); vector
+  // pixels hold more registers, so 4.
+  p.columns_outputs = src.channels() == 1 ? 8 : 4;
   const int bits = ksize <= 15 ? 8 : 16;
   const std::size_t words = bits == 8 ? 64 : 128;
   // Local memory of 4-byte words per work-item bounds the group; keep a power of two >= 16.
