@@ -106,8 +106,8 @@ HostImage to_gray(const HostImage& image) {
       if (image.channels() == 2) {
         out[x] = in[0];
       } else {
-        // cv::cvtColor's RGB2GRAY for 8 bits: 0.299, 0.587, 0.114 in 14-bit fixed point, rounded.
-        out[x] = static_cast<std::uint8_t>((in[0] * 4899 + in[1] * 9617 + in[2] * 1868 + (1 << 13)) >> 14);
+        // cv::cvtColor's RGB2GRAY for 8 bits: 0.299, 0.587, 0.114 in 15-bit fixed point, rounded.
+        out[x] = static_cast<std::uint8_t>((in[0] * 9798 + in[1] * 19235 + in[2] * 3735 + (1 << 14)) >> 15);
       }
     }
   }

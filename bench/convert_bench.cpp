@@ -1,0 +1,52 @@
+// Benchmark cases of convert_to (include/plinth/arithm.hpp): common depth changes with and without
+// scaling, plain against vector kernels.
+#include <memory>
+
+#include "filters_b_inputs.hpp"
+#include "plinth/arithm.hpp"
+
+namespace plinth::bench {
+namespace {
+
+using namespace filters_b;
+
+std::vector<Case> make_cases(Env& env) {
+  struct Config {
+    Depth from, to;
+    double alpha, beta;
+  };
+  const Config configs[] = {{Depth::u8, Depth::f32, 1.0 / 255.0, 0.0},
+                            {Depth::f32, Depth::u8, 255.0, 0.0},
+                            {Depth::u8, Depth::s16, 1.0, 0.0},
+                            {Depth::u16, Depth::u8, 1.0 / 256.0, 0.0},
+                            {Depth::s32, Depth::f32, 1.0, 0.0}};
+  const Size size = env.settings.size;
+  Queue* queue = &env.queue;
+  std::vector<Case> cases;
+  for (const Config& c : configs) {
+    auto src = std::make_shared<std::vector<DeviceImage>>(inputs(env, size, {c.from, 1}, 0xc0e));
+    auto dst = std::make_shared<std::vector<DeviceImage>>(outputs(env, size, {c.to, 1}));
+    for (ElementwiseMethod m : {ElementwiseMethod::plain, ElementwiseMethod::vector}) {
+      Case k;
+      k.op = "convert";
+      k.variant = std::string(to_string(m));
+      k.config = std::string(to_string(c.from)) + " -> " + std::string(to_string(c.to)) +
+                 (c.alpha != 1.0 || c.beta != 0.0 ? " scaled" : "");
+      k.size = size;
+      k.bytes = bytes_of(size, {c.from, 1}) + bytes_of(size, {c.to, 1});
+      const Depth to = c.to;
+      const ConvertOptions options{c.alpha, c.beta, m};
+      k.run = [=](int s) {
+        const auto i = static_cast<std::size_t>(s);
+        return convert_to(*queue, (*src)[i], (*dst)[i], to, options);
+      };
+      cases.push_back(std::move(k));
+    }
+  }
+  return cases;
+}
+
+const Registration registration("convert", make_cases);
+
+}  // namespace
+}  // namespace plinth::bench

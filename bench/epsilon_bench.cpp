@@ -1,0 +1,58 @@
+// Benchmark cases of epsilon_filter (include/plinth/filters.hpp) on NV12 frames: the Y plane
+// alone for each window, and whole frames (Y filtered, UV copied).
+#include <memory>
+
+#include "filters_b_inputs.hpp"
+
+namespace plinth::bench {
+namespace {
+
+using namespace filters_b;
+
+std::vector<Case> make_cases(Env& env) {
+  const Size size = even(env.settings.size);
+  Queue* queue = &env.queue;
+  auto frames = std::make_shared<std::vector<DeviceNv12Frame>>(nv12_inputs(env, size, 0xe95));
+  auto luma = std::make_shared<std::vector<DeviceImage>>(outputs(env, size, {Depth::u8, 1}));
+  auto chroma = std::make_shared<std::vector<DeviceImage>>(outputs(env, Size{size.width / 2, size.height / 2}, {Depth::u8, 2}));
+  const double plane = bytes_of(size, {Depth::u8, 1});
+  std::vector<Case> cases;
+  for (int window : {3, 5, 7, 9}) {
+    for (EpsilonMethod m : {EpsilonMethod::automatic, EpsilonMethod::plain, EpsilonMethod::tiled}) {
+      EpsilonOptions options;
+      options.window = window;
+      options.threshold = 20;
+      options.method = m;
+      Case k;
+      k.op = "epsilon";
+      k.variant = std::string(to_string(m));
+      k.config = "Y " + std::to_string(window) + "x" + std::to_string(window) + " T20";
+      k.size = size;
+      k.bytes = 2 * plane;
+      k.run = [=](int s) {
+        return epsilon_filter(*queue, (*frames)[static_cast<std::size_t>(s)].y, (*luma)[static_cast<std::size_t>(s)], options);
+      };
+      cases.push_back(std::move(k));
+    }
+  }
+  EpsilonOptions options;
+  options.window = 5;
+  options.threshold = 20;
+  Case k;
+  k.op = "epsilon";
+  k.variant = "auto";
+  k.config = "NV12 frame 5x5 T20";
+  k.size = size;
+  k.bytes = 2 * 1.5 * plane;
+  k.run = [=](int s) {
+    DeviceNv12Frame out{(*luma)[static_cast<std::size_t>(s)], (*chroma)[static_cast<std::size_t>(s)]};
+    return epsilon_filter(*queue, (*frames)[static_cast<std::size_t>(s)], out, options);
+  };
+  cases.push_back(std::move(k));
+  return cases;
+}
+
+const Registration registration("epsilon", make_cases);
+
+}  // namespace
+}  // namespace plinth::bench

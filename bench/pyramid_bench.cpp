@@ -1,0 +1,76 @@
+// Benchmark cases of the pyramids (include/plinth/pyramid.hpp): single pyrDown / pyrUp levels,
+// four-level pyrDown pyramids per level and two levels per launch, and KLT's subsampled pyramid.
+#include <memory>
+
+#include "filters_b_inputs.hpp"
+
+namespace plinth::bench {
+namespace {
+
+using namespace filters_b;
+
+Size half(Size s) { return Size{(s.width + 1) / 2, (s.height + 1) / 2}; }
+
+std::vector<Case> make_cases(Env& env) {
+  const Size size = env.settings.size;
+  Queue* queue = &env.queue;
+  std::vector<Case> cases;
+  auto add = [&](std::string variant, std::string config, Size processed, double bytes, std::function<Event(int)> run) {
+    Case k;
+    k.op = "pyramid";
+    k.variant = std::move(variant);
+    k.config = std::move(config);
+    k.size = processed;
+    k.bytes = bytes;
+    k.run = std::move(run);
+    cases.push_back(std::move(k));
+  };
+
+  for (Format format : {Format{Depth::u8, 1}, Format{Depth::u8, 3}, Format{Depth::f32, 1}}) {
+    const std::string type = std::string(to_string(format.depth)) + (format.channels == 1 ? "" : "C" + std::to_string(format.channels));
+    auto src = std::make_shared<std::vector<DeviceImage>>(inputs(env, size, format, 0x9d0 + static_cast<std::uint64_t>(format.channels)));
+    auto down = std::make_shared<std::vector<DeviceImage>>(outputs(env, half(size), format));
+    add("auto", "pyrDown " + type, size, bytes_of(size, format) + bytes_of(half(size), format), [=](int s) {
+      return pyr_down(*queue, (*src)[static_cast<std::size_t>(s)], (*down)[static_cast<std::size_t>(s)]);
+    });
+    // pyrUp of the half-size image back to full size.
+    auto small = std::make_shared<std::vector<DeviceImage>>(inputs(env, half(size), format, 0x9d1));
+    auto up = std::make_shared<std::vector<DeviceImage>>(outputs(env, Size{2 * half(size).width, 2 * half(size).height}, format));
+    add("auto", "pyrUp " + type, half(size), bytes_of(half(size), format) + 4 * bytes_of(half(size), format), [=](int s) {
+      return pyr_up(*queue, (*small)[static_cast<std::size_t>(s)], (*up)[static_cast<std::size_t>(s)]);
+    });
+  }
+
+  const Format u8{Depth::u8, 1};
+  auto src = std::make_shared<std::vector<DeviceImage>>(inputs(env, size, u8, 0x9d2));
+  double pyramid_bytes = bytes_of(size, u8);
+  Size level = size;
+  for (int i = 1; i < 4; ++i) {
+    level = half(level);
+    pyramid_bytes += bytes_of(level, u8);
+  }
+  for (PyramidMethod m : {PyramidMethod::automatic, PyramidMethod::per_level, PyramidMethod::two_levels}) {
+    auto levels = std::make_shared<std::vector<std::vector<DeviceImage>>>(static_cast<std::size_t>(env.settings.input_sets));
+    add(std::string(to_string(m)), "4 levels u8", size, pyramid_bytes, [=](int s) {
+      return build_pyramid(*queue, (*src)[static_cast<std::size_t>(s)], (*levels)[static_cast<std::size_t>(s)],
+                           PyramidOptions{4, BorderMode::reflect_101, m});
+    });
+  }
+  for (int subsampling : {2, 4}) {
+    SubsampledPyramidOptions options;
+    options.levels = 3;
+    options.subsampling = subsampling;
+    auto levels = std::make_shared<std::vector<std::vector<DeviceImage>>>(static_cast<std::size_t>(env.settings.input_sets));
+    // u8 in, f32 level 0 out, then the subsampled levels.
+    const double bytes = bytes_of(size, u8) + bytes_of(size, {Depth::f32, 1}) * (1.0 + 1.0 / (subsampling * subsampling));
+    add("auto", "subsampled x" + std::to_string(subsampling) + " 3 levels u8", size, bytes, [=](int s) {
+      return subsampled_pyramid(*queue, (*src)[static_cast<std::size_t>(s)], (*levels)[static_cast<std::size_t>(s)], options);
+    });
+  }
+  return cases;
+}
+
+const Registration registration("pyramid", make_cases);
+
+}  // namespace
+}  // namespace plinth::bench

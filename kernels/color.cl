@@ -1,0 +1,104 @@
+/* Colour conversions equal to cv::cvtColor. Host side: src/ops/color.cpp. Options:
+ *   SRC_T / SRC_DEPTH   element type (rgb_to_gray: u8, u16, f32; nv12: u8)
+ *   SCN                 source channels of rgb_to_gray (3 or 4)
+ *   RIDX                0: the source is R, G, B(, A); 2: B, G, R(, A)
+ *   DCN                 destination channels of nv12_to_rgb (3 or 4)
+ *   PX                  pixels per work-item along x (rgb_to_gray) */
+#include "common/dialect.h"
+#include "common/types.h"
+
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+
+/* ---- RGB family to grey ------------------------------------------------------------------ */
+#ifdef SCN
+#define VLOAD_PIX CAT(vload, SCN)
+#define PIX_T CAT(SRC_T, SCN)
+
+#if SRC_DEPTH == DEPTH_F32
+/* OpenCV: fma(c2, w2, fma(c1, w1, c0 * w0)) with w = (0.299, 0.587, 0.114) in source order. */
+#if RIDX == 0
+#define W0 0.299f
+#define W2 0.114f
+#else
+#define W0 0.114f
+#define W2 0.299f
+#endif
+INLINE float gray_of(PIX_T p) { return fma(p.s2, W2, fma(p.s1, 0.587f, p.s0 * W0)); }
+#else
+/* 15-bit fixed point, rounded: (w0 c0 + w1 c1 + w2 c2 + 2^14) >> 15, in unsigned 32 bits. */
+#if RIDX == 0
+#define W0 9798u
+#define W2 3735u
+#else
+#define W0 3735u
+#define W2 9798u
+#endif
+INLINE SRC_T gray_of(PIX_T p) {
+  return (SRC_T)(((uint)p.s0 * W0 + (uint)p.s1 * 19235u + (uint)p.s2 * W2 + 16384u) >> 15);
+}
+#endif
+
+KERNEL void rgb_to_gray(int width, int height, CONST_IMAGE_PARAM(SRC_T, src), IMAGE_PARAM(SRC_T, dst)) {
+  const int x0 = GLOBAL_ID(0) * PX;
+  const int y = GLOBAL_ID(1);
+  if (x0 >= width || y >= height) return;
+  GLOBAL const SRC_T* in = src + IMAGE_INDEX(src, 0, y);
+  GLOBAL SRC_T* out = dst + IMAGE_INDEX(dst, 0, y);
+  if (x0 + PX <= width) {
+    CAT(SRC_T, PX) g;
+#if PX == 4
+    g = (CAT(SRC_T, PX))(gray_of(VLOAD_PIX(x0, in)), gray_of(VLOAD_PIX(x0 + 1, in)), gray_of(VLOAD_PIX(x0 + 2, in)),
+                         gray_of(VLOAD_PIX(x0 + 3, in)));
+#else
+#error "PX must be 4"
+#endif
+    CAT(vstore, PX)(g, 0, out + x0);
+  } else {
+    for (int x = x0; x < width; ++x) out[x] = gray_of(VLOAD_PIX(x, in));
+  }
+}
+#endif
+
+/* ---- NV12 to RGB(A) / BGR(A): OpenCV's 20-bit integer path ------------------------------ */
+#ifdef DCN
+#define CY 1220542
+#define CUB 2116026
+#define CUG (-409993)
+#define CVG (-852492)
+#define CVR 1673527
+#define HALF (1 << 19)
+
+INLINE uchar nv12_channel(int y, int uv) { return convert_uchar_sat((y + uv) >> 20); }
+
+INLINE void store_rgb(GLOBAL uchar* row, int x, int yv, int ruv, int guv, int buv) {
+  const int yy = max(yv - 16, 0) * CY;
+  const uchar r = nv12_channel(yy, ruv), g = nv12_channel(yy, guv), b = nv12_channel(yy, buv);
+#if DCN == 4
+  vstore4(RIDX == 0 ? (uchar4)(r, g, b, 255) : (uchar4)(b, g, r, 255), x, row);
+#else
+  vstore3(RIDX == 0 ? (uchar3)(r, g, b) : (uchar3)(b, g, r), x, row);
+#endif
+}
+
+/* One work-item per 2x2 block, which shares one U, V pair. */
+KERNEL void nv12_to_rgb(int width, int height, CONST_IMAGE_PARAM(uchar, luma), CONST_IMAGE_PARAM(uchar, chroma),
+                        IMAGE_PARAM(uchar, dst)) {
+  const int bx = GLOBAL_ID(0);
+  const int by = GLOBAL_ID(1);
+  if (2 * bx >= width || 2 * by >= height) return;
+  const uchar2 uv = vload2(bx, chroma + IMAGE_INDEX(chroma, 0, by));
+  const int u = (int)uv.x - 128, v = (int)uv.y - 128;
+  const int ruv = HALF + CVR * v;
+  const int guv = HALF + CVG * v + CUG * u;
+  const int buv = HALF + CUB * u;
+  const uchar2 y0 = vload2(bx, luma + IMAGE_INDEX(luma, 0, 2 * by));
+  const uchar2 y1 = vload2(bx, luma + IMAGE_INDEX(luma, 0, 2 * by + 1));
+  GLOBAL uchar* row0 = dst + IMAGE_INDEX(dst, 0, 2 * by);
+  GLOBAL uchar* row1 = dst + IMAGE_INDEX(dst, 0, 2 * by + 1);
+  store_rgb(row0, 2 * bx, y0.x, ruv, guv, buv);
+  store_rgb(row0, 2 * bx + 1, y0.y, ruv, guv, buv);
+  store_rgb(row1, 2 * bx, y1.x, ruv, guv, buv);
+  store_rgb(row1, 2 * bx + 1, y1.y, ruv, guv, buv);
+}
+#endif

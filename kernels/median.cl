@@ -1,0 +1,275 @@
+/* Median filter (cv::medianBlur) and its variants. Host side: src/ops/median.cpp. Options:
+ *   SRC_T / SRC_DEPTH   element type (u8, u16, s16, f32)
+ *   CN                  channels, 1-4; the network kernels treat a pixel as a vector of CN values,
+ *                       so one exchange sorts every channel at once (the case study's point)
+ *   KSIZE               window side (odd); R is its radius, M the rank of the median
+ *   BORDER              border code of common/border.h; border_value is the constant border's value
+ *   TW                  outputs per work-item along x (median_columns3)
+ *   HIST_BITS           8 or 16 bits per histogram bin (median_histogram)
+ * Every variant selects the element of rank M (0-based) among the KSIZE * KSIZE window values,
+ * so all of them agree bit for bit. */
+#include "common/dialect.h"
+#include "common/types.h"
+#include "common/border.h"
+
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+
+#define R (KSIZE / 2)
+#define N (KSIZE * KSIZE)
+#define M (N / 2)
+
+#if CN == 1
+#define PIX SRC_T
+#define LOAD_PIX(row, x) ((row)[x])
+#define STORE_PIX(v, row, x) ((row)[x] = (v))
+#else
+#define PIX CAT(SRC_T, CN)
+#define LOAD_PIX(row, x) CAT(vload, CN)(x, row)
+#define STORE_PIX(v, row, x) CAT(vstore, CN)(v, x, row)
+#endif
+
+/* Compare and exchange: afterwards a <= b (channel by channel). */
+#define CAS(a, b)              \
+  {                            \
+    const PIX lo_ = min(a, b); \
+    b = max(a, b);             \
+    a = lo_;                   \
+  }
+
+/* The start of source row y after border mapping; 0 when the row is the constant border. */
+INLINE GLOBAL const SRC_T* source_row(GLOBAL const SRC_T* src, int src_offset, int src_step, int y, int height) {
+  const int yy = border_index(y, height, BORDER);
+  return yy < 0 ? (GLOBAL const SRC_T*)0 : src + src_offset + yy * src_step;
+}
+
+/* Pixel x of a mapped row, with the border applied along x. */
+INLINE PIX fetch_pixel(GLOBAL const SRC_T* row, int x, int width, PIX fill) {
+  if (row == 0) return fill;
+  const int xx = border_index(x, width, BORDER);
+  return xx < 0 ? fill : LOAD_PIX(row, xx);
+}
+
+/* ---- plain: one channel of one output per work-item, the whole window sorted or counted ---- */
+KERNEL void median_plain(int width, int height, float border_value, CONST_IMAGE_PARAM(SRC_T, src),
+                         IMAGE_PARAM(SRC_T, dst)) {
+  const int x = GLOBAL_ID(0);
+  const int y = GLOBAL_ID(1);
+  const int c = GLOBAL_ID(2);
+  if (x >= width || y >= height) return;
+  const SRC_T fill = (SRC_T)border_value;
+#if SRC_DEPTH == DEPTH_U8
+  uint count[256];
+  for (int i = 0; i < 256; ++i) count[i] = 0;
+  for (int dy = -R; dy <= R; ++dy) {
+    const int yy = border_index(y + dy, height, BORDER);
+    for (int dx = -R; dx <= R; ++dx) {
+      const int xx = border_index(x + dx, width, BORDER);
+      ++count[(yy < 0 || xx < 0) ? fill : IMAGE_AT(src, xx * CN + c, yy)];
+    }
+  }
+  int seen = 0, value = 0;
+  while (seen + (int)count[value] <= M) seen += (int)count[value++];
+  IMAGE_AT(dst, x * CN + c, y) = (SRC_T)value;
+#else
+  SRC_T v[N];
+  int n = 0;
+  for (int dy = -R; dy <= R; ++dy) {
+    const int yy = border_index(y + dy, height, BORDER);
+    for (int dx = -R; dx <= R; ++dx) {
+      const int xx = border_index(x + dx, width, BORDER);
+      const SRC_T value = (yy < 0 || xx < 0) ? fill : IMAGE_AT(src, xx * CN + c, yy);
+      int i = n++;
+      for (; i > 0 && v[i - 1] > value; --i) v[i] = v[i - 1];
+      v[i] = value;
+    }
+  }
+  IMAGE_AT(dst, x * CN + c, y) = v[M];
+#endif
+}
+
+/* ---- network: per output, an exchange network on the window held in registers ----------- */
+KERNEL void median_network(int width, int height, float border_value, CONST_IMAGE_PARAM(SRC_T, src),
+                           IMAGE_PARAM(SRC_T, dst)) {
+  const int x = GLOBAL_ID(0);
+  const int y = GLOBAL_ID(1);
+  if (x >= width || y >= height) return;
+  const PIX fill = (PIX)((SRC_T)border_value);
+  const bool inside = x >= R && x < width - R && y >= R && y < height - R;
+  PIX v[N];
+#pragma unroll
+  for (int dy = 0; dy < KSIZE; ++dy) {
+    GLOBAL const SRC_T* row = source_row(src, src_offset, src_step, y + dy - R, height);
+#pragma unroll
+    for (int dx = 0; dx < KSIZE; ++dx) {
+      v[dy * KSIZE + dx] = inside ? LOAD_PIX(row, x + dx - R) : fetch_pixel(row, x + dx - R, width, fill);
+    }
+  }
+#if KSIZE == 3
+  /* The case study's 22 exchanges (Knuth's 9-input sorting network less the three that cannot
+   * reach the middle): the median ends in v[4]. */
+  CAS(v[1], v[2]) CAS(v[4], v[5]) CAS(v[7], v[8]) CAS(v[0], v[1]) CAS(v[3], v[4]) CAS(v[6], v[7])
+  CAS(v[1], v[2]) CAS(v[4], v[5]) CAS(v[7], v[8]) CAS(v[3], v[6]) CAS(v[4], v[7]) CAS(v[5], v[8])
+  CAS(v[0], v[3]) CAS(v[1], v[4]) CAS(v[2], v[5]) CAS(v[3], v[6]) CAS(v[4], v[7]) CAS(v[1], v[3])
+  CAS(v[2], v[6]) CAS(v[2], v[3]) CAS(v[4], v[6]) CAS(v[3], v[4])
+  const PIX median = v[4];
+#else
+  /* Forgetful selection: keep M + 2 values; repeatedly move the smallest to v[0] and the largest
+   * to v[w - 1] (neither can be the median: each has M + 1 values on its other side), drop both
+   * and take the next input into v[0]. Pairs are ordered first, so that the minimum and the
+   * maximum each come from one half. After M rounds three values remain and the middle one, v[1],
+   * is the median. The loops have fill bounds and fill-foldable guards, so they unroll
+   * into a fixed network in registers. */
+#define WSET (M + 2)
+#pragma unroll
+  for (int s = 0; s < M; ++s) {
+    const int w = WSET - s;
+#pragma unroll
+    for (int i = 0; i + 1 < WSET; i += 2) {
+      if (i + 1 < w) CAS(v[i], v[i + 1])
+    }
+#pragma unroll
+    for (int i = 2; i < WSET; i += 2) {
+      if (i < w) CAS(v[0], v[i])
+    }
+#pragma unroll
+    for (int i = 1; i < WSET; i += 2) {
+      if (i < w - 1) CAS(v[i], v[w - 1])
+    }
+    if (s + 1 < M) v[0] = v[WSET + s];
+  }
+  const PIX median = v[1];
+#endif
+  GLOBAL SRC_T* out = dst + IMAGE_INDEX(dst, 0, y);
+  STORE_PIX(median, out, x);
+}
+
+/* ---- sorted_columns (3x3): columns sorted once, shared by TW neighbouring outputs --------- */
+/* With every column of the window sorted into (lo, mid, hi), the median of the nine is
+ * med3(max of the three lo, med3 of the three mid, min of the three hi). */
+INLINE PIX med3(PIX a, PIX b, PIX c) { return max(min(a, b), min(max(a, b), c)); }
+
+#ifdef TW
+KERNEL void median_columns3(int width, int height, float border_value, CONST_IMAGE_PARAM(SRC_T, src),
+                            IMAGE_PARAM(SRC_T, dst)) {
+  const int x0 = GLOBAL_ID(0) * TW;
+  const int y = GLOBAL_ID(1);
+  if (x0 >= width || y >= height) return;
+  const PIX fill = (PIX)((SRC_T)border_value);
+  GLOBAL const SRC_T* r0 = source_row(src, src_offset, src_step, y - 1, height);
+  GLOBAL const SRC_T* r1 = source_row(src, src_offset, src_step, y, height);
+  GLOBAL const SRC_T* r2 = source_row(src, src_offset, src_step, y + 1, height);
+  const bool inside = x0 >= 1 && x0 + TW < width && r0 != 0 && r2 != 0;
+  PIX lo[TW + 2], mid[TW + 2], hi[TW + 2];
+#pragma unroll
+  for (int j = 0; j < TW + 2; ++j) {
+    const int x = x0 - 1 + j;
+    PIX a, b, c;
+    if (inside) {
+      a = LOAD_PIX(r0, x);
+      b = LOAD_PIX(r1, x);
+      c = LOAD_PIX(r2, x);
+    } else {
+      a = fetch_pixel(r0, x, width, fill);
+      b = fetch_pixel(r1, x, width, fill);
+      c = fetch_pixel(r2, x, width, fill);
+    }
+    CAS(a, b) CAS(b, c) CAS(a, b)
+    lo[j] = a;
+    mid[j] = b;
+    hi[j] = c;
+  }
+  GLOBAL SRC_T* out = dst + IMAGE_INDEX(dst, 0, y);
+#pragma unroll
+  for (int t = 0; t < TW; ++t) {
+    if (x0 + t < width) {
+      const PIX top = max(max(lo[t], lo[t + 1]), lo[t + 2]);
+      const PIX bottom = min(min(hi[t], hi[t + 1]), hi[t + 2]);
+      STORE_PIX(med3(top, med3(mid[t], mid[t + 1], mid[t + 2]), bottom), out, x0 + t);
+    }
+  }
+}
+#endif
+
+/* ---- histogram (u8): one work-item per column element walks down a band of rows ----------- */
+/* Each work-item keeps the 256-bin histogram of its window in local memory, several bins per
+ * 32-bit word: word w holds bins w, w + BIN_WORDS, ... in fields of HIST_BITS bits. Work-item l
+ * owns words at bins[w * group_size + l], so it always hits its own bank. Moving down a row
+ * removes the top row's KSIZE values and adds the new bottom row's; the median is tracked from
+ * the previous one (med and below = the number of window values < med), which usually moves by
+ * a few steps only. */
+#ifdef HIST_BITS
+#if HIST_BITS == 8
+#define BIN_WORDS 64
+#define BIN_MASK 0xFFu
+#define BIN_SHIFT(v) (((v) >> 6) << 3)
+#else
+#define BIN_WORDS 128
+#define BIN_MASK 0xFFFFu
+#define BIN_SHIFT(v) (((v) >> 7) << 4)
+#endif
+#define BIN_WORD(v) ((v) & (BIN_WORDS - 1))
+#define BIN(h, lsize, v) (int)(((h)[BIN_WORD(v) * (lsize)] >> BIN_SHIFT(v)) & BIN_MASK)
+
+/* Adds (delta = 1) or removes (delta = 0xFFFFFFFF) the KSIZE values of one window row and returns
+ * how many of them are below med. */
+INLINE int histogram_row(LOCAL uint* h, int lsize, GLOBAL const uchar* row, int x, int c, int width, bool inside_x,
+                         uchar fill, int med, uint delta) {
+  int below = 0;
+#pragma unroll 8
+  for (int dx = -R; dx <= R; ++dx) {
+    int v;
+    if (row == 0) {
+      v = fill;
+    } else if (inside_x) {
+      v = row[(x + dx) * CN + c];
+    } else {
+      const int xx = border_index(x + dx, width, BORDER);
+      v = xx < 0 ? fill : row[xx * CN + c];
+    }
+    h[BIN_WORD(v) * lsize] += delta << BIN_SHIFT(v);
+    below += v < med;
+  }
+  return below;
+}
+
+KERNEL void median_histogram(int width, int height, int rows_per_item, float border_value,
+                             CONST_IMAGE_PARAM(uchar, src), IMAGE_PARAM(uchar, dst), LOCAL uint* bins) {
+  const int e = GLOBAL_ID(0);
+  const int lsize = LOCAL_SIZE(0);
+  if (e >= width * CN) return; /* no barrier follows: every work-item works on its own bins */
+  LOCAL uint* h = bins + LOCAL_ID(0);
+  const int x = e / CN;
+  const int c = e - x * CN;
+  const int y0 = GROUP_ID(1) * rows_per_item;
+  const int y1 = min(y0 + rows_per_item, height);
+  const uchar fill = (uchar)border_value;
+  const bool inside_x = x >= R && x < width - R;
+  for (int w = 0; w < BIN_WORDS; ++w) h[w * lsize] = 0u;
+
+  /* Start the search at the first centre value, usually close to the median: climbing from 0
+   * would cost up to 255 steps per band. */
+  int med = IMAGE_AT(src, e, y0), below = 0;
+  for (int dy = -R; dy <= R; ++dy) {
+    below += histogram_row(h, lsize, source_row(src, src_offset, src_step, y0 + dy, height), x, c, width, inside_x, fill,
+                           med, 1u);
+  }
+  for (int y = y0; y < y1; ++y) {
+    if (y > y0) {
+      below -= histogram_row(h, lsize, source_row(src, src_offset, src_step, y - R - 1, height), x, c, width, inside_x,
+                             fill, med, 0xFFFFFFFFu);
+      below += histogram_row(h, lsize, source_row(src, src_offset, src_step, y + R, height), x, c, width, inside_x,
+                             fill, med, 1u);
+    }
+    while (below > M) {
+      --med;
+      below -= BIN(h, lsize, med);
+    }
+    for (int n = BIN(h, lsize, med); below + n <= M; n = BIN(h, lsize, med)) {
+      below += n;
+      ++med;
+    }
+    IMAGE_AT(dst, e, y) = (uchar)med;
+  }
+}
+#endif

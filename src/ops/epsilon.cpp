@@ -1,0 +1,106 @@
+// epsilon_filter: argument checks and the launches of kernels/epsilon.cl; on NV12 frames the UV
+// plane is copied alongside. The formula is in docs/epsilon_filter.md.
+#include <string>
+
+#include "core/launch.hpp"
+#include "ops/elementwise_common.hpp"
+#include "plinth/filters.hpp"
+
+namespace plinth {
+namespace {
+
+constexpr const char* kOp = "epsilon_filter";
+constexpr int kMaxWindow = 31;
+
+// Work shape of the tiled kernel: GX x GY work-items, each PX outputs along x.
+struct EpsilonPolicy {
+  int gx = 32;
+  int gy = 8;
+  int px = 4;
+  std::size_t plain_x = 64;
+  std::size_t plain_y = 4;
+};
+
+void check_options(const EpsilonOptions& o) {
+  if (o.window < 1 || o.window % 2 == 0) {
+    throw Error(ErrorCode::invalid_argument, kOp, "window", std::to_string(o.window) + " is not a positive odd number");
+  }
+  if (o.window > kMaxWindow) {
+    throw Error(ErrorCode::out_of_range, kOp, "window", std::to_string(o.window) + " exceeds the largest window, 31");
+  }
+  if (o.threshold < 0 || o.threshold > 255) {
+    throw Error(ErrorCode::out_of_range, kOp, "threshold", std::to_string(o.threshold) + " is outside 0..255");
+  }
+  if (o.border_value < 0 || o.border_value > 255) {
+    throw Error(ErrorCode::out_of_range, kOp, "border_value", std::to_string(o.border_value) + " is outside 0..255");
+  }
+}
+
+}  // namespace
+
+std::string_view to_string(EpsilonMethod method) noexcept {
+  switch (method) {
+    case EpsilonMethod::automatic: return "auto";
+    case EpsilonMethod::plain: return "plain";
+    case EpsilonMethod::tiled: return "tiled";
+  }
+  return "?";
+}
+
+EpsilonMethod parse_epsilon_method(std::string_view text) {
+  for (EpsilonMethod m : {EpsilonMethod::automatic, EpsilonMethod::plain, EpsilonMethod::tiled}) {
+    if (text == to_string(m)) return m;
+  }
+  throw Error(ErrorCode::invalid_argument, kOp, "method", "unknown method '" + std::string(text) + "' (expected auto, plain or tiled)");
+}
+
+Event epsilon_filter(Queue& queue, const DeviceImage& src, DeviceImage& dst, const EpsilonOptions& options) {
+  check_options(options);
+  detail::check_device(queue, src, kOp, "src");
+  if (src.format() != Format{Depth::u8, 1}) {
+    throw Error(ErrorCode::unsupported_type, kOp, "src",
+                "is " + std::string(to_string(src.depth())) + "C" + std::to_string(src.channels()) +
+                    "; the epsilon filter works on u8 planes of one channel");
+  }
+  detail::prepare_output(queue, dst, src.size(), src.format(), kOp, "dst");
+  detail::check_no_overlap(src, dst, kOp, "dst");
+
+  const EpsilonPolicy policy;
+  detail::BuildOptions build;
+  build.define("WIN", options.window).define("BORDER", static_cast<long long>(options.border));
+  const bool tiled = options.method != EpsilonMethod::plain;
+  if (tiled) build.define("GX", policy.gx).define("GY", policy.gy).define("PX", policy.px);
+  const auto program = detail::get_program(queue, "epsilon.cl", build);
+  detail::Launch launch(queue, program, tiled ? "epsilon_tiled" : "epsilon_plain");
+  launch.arg(src.width()).arg(src.height()).arg(options.threshold).arg(options.border_value).image(src).image(dst);
+  const auto width = static_cast<std::size_t>(src.width()), height = static_cast<std::size_t>(src.height());
+  if (!tiled) {
+    return Event(launch.run(detail::range(detail::round_up(width, policy.plain_x), detail::round_up(height, policy.plain_y)),
+                            detail::range(policy.plain_x, policy.plain_y)));
+  }
+  const auto gx = static_cast<std::size_t>(policy.gx), gy = static_cast<std::size_t>(policy.gy);
+  const std::size_t groups_x = (width + gx * static_cast<std::size_t>(policy.px) - 1) / (gx * static_cast<std::size_t>(policy.px));
+  return Event(launch.run(detail::range(groups_x * gx, detail::round_up(height, gy)), detail::range(gx, gy)));
+}
+
+Event epsilon_filter(Queue& queue, const DeviceNv12Frame& src, DeviceNv12Frame& dst, const EpsilonOptions& options) {
+  check_nv12_frame(src, kOp, "src");
+  if (dst.uv.empty() && !dst.y.empty()) throw Error(ErrorCode::invalid_argument, kOp, "dst", "has a Y plane but no UV plane");
+  detail::prepare_output(queue, dst.uv, src.uv.size(), src.uv.format(), kOp, "dst.uv");
+  detail::check_no_overlap(src.y, dst.uv, kOp, "dst.uv");
+  if (!dst.y.empty()) detail::check_no_overlap(src.uv, dst.y, kOp, "dst.y");
+  const Event luma = epsilon_filter(queue, src.y, dst.y, options);
+  if (detail::same_view(src.uv, dst.uv)) return luma;
+  const Event chroma = queue.copy(src.uv, dst.uv);
+  return Event(luma.first(), chroma.last());
+}
+
+Nv12Frame epsilon_filter(Queue& queue, const Nv12Frame& src, const EpsilonOptions& options) {
+  check_nv12_frame(src, kOp, "src");
+  const DeviceNv12Frame d_src = upload_nv12(queue, src);
+  DeviceNv12Frame dst;
+  epsilon_filter(queue, d_src, dst, options);
+  return download_nv12(queue, dst);
+}
+
+}  // namespace plinth

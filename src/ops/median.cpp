@@ -1,0 +1,198 @@
+// median_blur (cv::medianBlur): argument checks, the choice of variant and the launches of
+// kernels/median.cl. docs/filters_b.md explains the variants.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "core/launch.hpp"
+#include "ops/elementwise_common.hpp"
+#include "plinth/filters.hpp"
+
+namespace plinth {
+namespace {
+
+constexpr const char* kOp = "median_blur";
+
+// Work shapes of the median kernels, chosen from the device.
+struct MedianPolicy {
+  std::size_t group_x = 64;  // 2-D kernels (plain, network, sorted_columns)
+  std::size_t group_y = 4;
+  int columns_outputs = 4;   // outputs per work-item of sorted_columns (TW), set per channel count
+  std::size_t histogram_group = 128;
+  int histogram_rows = 64;   // rows each histogram work-item walks
+};
+
+MedianPolicy median_policy(const DeviceInfo& device, const DeviceImage& src, int ksize) {
+  MedianPolicy p;
+  // One-channel images: 8 outputs share 10 sorted columns (1.25 sorts per output); vector
+  // pixels hold more registers, so 4.
+  p.columns_outputs = src.channels() == 1 ? 8 : 4;
+  const int bits = ksize <= 15 ? 8 : 16;
+  const std::size_t words = bits == 8 ? 64 : 128;
+  // Local memory of 4-byte words per work-item bounds the group; keep a power of two >= 16.
+  std::size_t group = bits == 8 ? 128 : 64;
+  const std::uint64_t local = device.local_memory == 0 ? 32768 : device.local_memory;
+  while (group > 16 && group * words * 4 > local) group /= 2;
+  p.histogram_group = std::min(group, std::max<std::size_t>(16, device.max_work_group_size));
+  // Enough column walkers to fill the device (about 2048 per compute unit), each walking at
+  // least a few windows' worth of rows so that filling its first window stays a small cost.
+  const double columns = static_cast<double>(src.width()) * src.channels();
+  const double target = std::max(1u, device.compute_units) * 2048.0;
+  const int rows = static_cast<int>(std::ceil(columns * src.height() / target));
+  p.histogram_rows = std::clamp(rows, std::max(8, 2 * ksize), 256);
+  return p;
+}
+
+struct Plan {
+  int ksize;
+  MedianMethod method;
+  float border_value;
+};
+
+float saturated_border(Depth depth, double value) {
+  if (std::isnan(value)) return 0.0f;
+  switch (depth) {
+    case Depth::u8: return static_cast<float>(std::clamp(std::nearbyint(value), 0.0, 255.0));
+    case Depth::u16: return static_cast<float>(std::clamp(std::nearbyint(value), 0.0, 65535.0));
+    case Depth::s16: return static_cast<float>(std::clamp(std::nearbyint(value), -32768.0, 32767.0));
+    default: return static_cast<float>(value);
+  }
+}
+
+Plan make_plan(Queue& queue, const DeviceImage& src, DeviceImage& dst, const MedianOptions& o) {
+  detail::check_device(queue, src, kOp, "src");
+  detail::check_depth(src.depth(), {Depth::u8, Depth::u16, Depth::s16, Depth::f32}, kOp, "src");
+  const int k = o.ksize;
+  if (k < 1 || k % 2 == 0) {
+    throw Error(ErrorCode::invalid_argument, kOp, "ksize", std::to_string(k) + " is not a positive odd number");
+  }
+  if (src.depth() == Depth::u8 && k > 255) {
+    throw Error(ErrorCode::out_of_range, kOp, "ksize", std::to_string(k) + " exceeds the largest window, 255");
+  }
+  if (src.depth() != Depth::u8 && k > 5) {
+    throw Error(ErrorCode::unsupported_type, kOp, "ksize",
+                std::to_string(k) + "x" + std::to_string(k) + " takes u8 images only (as cv::medianBlur); " +
+                    std::string(to_string(src.depth())) + " allows 3 and 5");
+  }
+  detail::prepare_output(queue, dst, src.size(), src.format(), kOp, "dst");
+  detail::check_no_overlap(src, dst, kOp, "dst");
+
+  Plan plan{k, o.method, saturated_border(src.depth(), o.border_value)};
+  if (k == 1) return plan;  // a copy, whatever the method
+  if (plan.method == MedianMethod::automatic) {
+    if (k == 3) {
+      plan.method = MedianMethod::sorted_columns;
+    } else if (src.depth() == Depth::u8) {
+      plan.method = MedianMethod::histogram;
+    } else {
+      plan.method = MedianMethod::network;
+    }
+  }
+  const auto refuse = [&](const std::string& why) {
+    throw Error(ErrorCode::invalid_argument, kOp, "method", std::string(to_string(plan.method)) + " " + why);
+  };
+  switch (plan.method) {
+    case MedianMethod::network:
+      if (k != 3 && k != 5 && k != 7) refuse("handles 3x3, 5x5 and 7x7 windows");
+      break;
+    case MedianMethod::sorted_columns:
+      if (k != 3) refuse("handles 3x3 windows");
+      break;
+    case MedianMethod::histogram:
+      if (src.depth() != Depth::u8) refuse("handles u8 images");
+      break;
+    default: break;
+  }
+  return plan;
+}
+
+detail::BuildOptions build_options(const DeviceImage& src, const Plan& plan, BorderMode border) {
+  detail::BuildOptions options;
+  options.define_depth("SRC", src.depth()).define("CN", src.channels()).define("KSIZE", plan.ksize);
+  options.define("BORDER", static_cast<long long>(border));
+  return options;
+}
+
+}  // namespace
+
+std::string_view to_string(MedianMethod method) noexcept {
+  switch (method) {
+    case MedianMethod::automatic: return "auto";
+    case MedianMethod::plain: return "plain";
+    case MedianMethod::network: return "network";
+    case MedianMethod::sorted_columns: return "sorted_columns";
+    case MedianMethod::histogram: return "histogram";
+  }
+  return "?";
+}
+
+MedianMethod parse_median_method(std::string_view text) {
+  for (MedianMethod m : {MedianMethod::automatic, MedianMethod::plain, MedianMethod::network, MedianMethod::sorted_columns,
+                         MedianMethod::histogram}) {
+    if (text == to_string(m)) return m;
+  }
+  throw Error(ErrorCode::invalid_argument, kOp, "method",
+              "unknown method '" + std::string(text) + "' (expected auto, plain, network, sorted_columns or histogram)");
+}
+
+Event median_blur(Queue& queue, const DeviceImage& src, DeviceImage& dst, const MedianOptions& options) {
+  const Plan plan = make_plan(queue, src, dst, options);
+  if (plan.ksize == 1) return queue.copy(src, dst);  // cv::medianBlur copies for ksize 1
+
+  const MedianPolicy policy = median_policy(queue.context().device(), src, plan.ksize);
+  detail::BuildOptions build = build_options(src, plan, options.border);
+  const auto width = static_cast<std::size_t>(src.width());
+  const auto height = static_cast<std::size_t>(src.height());
+  const detail::NDRange group2 = detail::range(policy.group_x, policy.group_y);
+
+  switch (plan.method) {
+    case MedianMethod::plain: {
+      detail::Launch launch(queue, detail::get_program(queue, "median.cl", build), "median_plain");
+      launch.arg(src.width()).arg(src.height()).arg(plan.border_value).image(src).image(dst);
+      return Event(launch.run(detail::range(detail::round_up(width, policy.group_x), detail::round_up(height, policy.group_y),
+                                            static_cast<std::size_t>(src.channels())),
+                              detail::range(policy.group_x, policy.group_y, 1)));
+    }
+    case MedianMethod::network: {
+      detail::Launch launch(queue, detail::get_program(queue, "median.cl", build), "median_network");
+      launch.arg(src.width()).arg(src.height()).arg(plan.border_value).image(src).image(dst);
+      return Event(launch.run(detail::range(detail::round_up(width, policy.group_x), detail::round_up(height, policy.group_y)),
+                              group2));
+    }
+    case MedianMethod::sorted_columns: {
+      build.define("TW", policy.columns_outputs);
+      detail::Launch launch(queue, detail::get_program(queue, "median.cl", build), "median_columns3");
+      launch.arg(src.width()).arg(src.height()).arg(plan.border_value).image(src).image(dst);
+      const std::size_t items = (width + static_cast<std::size_t>(policy.columns_outputs) - 1) /
+                                static_cast<std::size_t>(policy.columns_outputs);
+      return Event(launch.run(detail::range(detail::round_up(items, policy.group_x), detail::round_up(height, policy.group_y)),
+                              group2));
+    }
+    case MedianMethod::histogram: {
+      const int bits = plan.ksize <= 15 ? 8 : 16;
+      build.define("HIST_BITS", bits);
+      detail::Launch launch(queue, detail::get_program(queue, "median.cl", build), "median_histogram");
+      const std::size_t words = bits == 8 ? 64 : 128;
+      launch.arg(src.width()).arg(src.height()).arg(policy.histogram_rows).arg(plan.border_value).image(src).image(dst);
+      launch.local(words * 4 * policy.histogram_group);
+      const std::size_t columns = width * static_cast<std::size_t>(src.channels());
+      const std::size_t bands = (height + static_cast<std::size_t>(policy.histogram_rows) - 1) /
+                                static_cast<std::size_t>(policy.histogram_rows);
+      return Event(launch.run(detail::range(detail::round_up(columns, policy.histogram_group), bands),
+                              detail::range(policy.histogram_group, 1)));
+    }
+    case MedianMethod::automatic: break;
+  }
+  throw Error(ErrorCode::internal, kOp, "method", "unresolved");
+}
+
+HostImage median_blur(Queue& queue, const HostImage& src, const MedianOptions& options) {
+  detail::check_host(src, kOp, "src");
+  const DeviceImage d_src = queue.upload(src);
+  DeviceImage dst;
+  median_blur(queue, d_src, dst, options);
+  return queue.download(dst);
+}
+
+}  // namespace plinth

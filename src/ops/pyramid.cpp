@@ -1,0 +1,319 @@
+// pyr_down, pyr_up, build_pyramid and subsampled_pyramid: checks, plans and launches of
+// kernels/pyramid.cl. docs/filters_b.md has the formulas.
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+#include "core/launch.hpp"
+#include "ops/elementwise_common.hpp"
+#include "plinth/arithm.hpp"
+#include "plinth/pyramid.hpp"
+
+namespace plinth {
+namespace {
+
+constexpr int kMaxLevels = 32;
+
+// Work-group shapes: pyr_down tiles GX x 2GY outputs, pyr_down2 GX2 x GY2 outputs of the second
+// level, pyr_up one 2x2 block per work-item, subsample GX x GY outputs.
+struct PyramidPolicy {
+  int down_gx = 32, down_gy = 8;
+  int down2_gx = 16, down2_gy = 8;
+  std::size_t up_gx = 32, up_gy = 4;
+  int sub_gx = 32, sub_gy = 8;
+};
+
+const char* accumulator(Depth depth) {
+  switch (depth) {
+    case Depth::f32: return "float";
+    case Depth::f64: return "double";
+    default: return "int";  // u8, u16, s16: exact in int
+  }
+}
+
+void check_source(Queue& queue, const DeviceImage& src, const char* op) {
+  detail::check_device(queue, src, op, "src");
+  detail::check_depth(src.depth(), {Depth::u8, Depth::u16, Depth::s16, Depth::f32, Depth::f64}, op, "src");
+  detail::check_fp64(queue, src.depth() == Depth::f64, op);
+}
+
+detail::BuildOptions pyramid_options(const DeviceImage& src, BorderMode border, int gx, int gy) {
+  detail::BuildOptions options;
+  options.define_depth("SRC", src.depth()).define("CN", src.channels()).define("WT", accumulator(src.depth()));
+  if (src.depth() == Depth::f64) options.define("PLINTH_NEED_FP64");
+  options.define("BORDER", static_cast<long long>(border)).define("GX", gx).define("GY", gy);
+  return options;
+}
+
+void check_down_border(BorderMode border, const char* op) {
+  if (border == BorderMode::constant) {
+    throw Error(ErrorCode::invalid_argument, op, "border", "cv::pyrDown does not support the constant border");
+  }
+}
+
+Size down_size(Size s) { return Size{(s.width + 1) / 2, (s.height + 1) / 2}; }
+
+// Local memory of pyr_down2: level-0 rows filtered at the frame's columns plus the level-1 frame,
+// in accumulator vectors (3 channels occupy 4).
+std::size_t down2_local_bytes(const DeviceImage& src, const PyramidPolicy& p) {
+  const std::size_t l1w = 2 * static_cast<std::size_t>(p.down2_gx) + 3;
+  const std::size_t l1h = 2 * static_cast<std::size_t>(p.down2_gy) + 3;
+  const std::size_t lanes = src.channels() == 3 ? 4 : static_cast<std::size_t>(src.channels());
+  const std::size_t element = (src.depth() == Depth::f64 ? 8 : 4) * lanes;
+  return (2 * l1h + 3 + l1h) * l1w * element;
+}
+
+Event launch_down(Queue& queue, const DeviceImage& src, const DeviceImage& dst, BorderMode border) {
+  const PyramidPolicy policy;
+  const auto program = detail::get_program(queue, "pyramid.cl", pyramid_options(src, border, policy.down_gx, policy.down_gy));
+  detail::Launch launch(queue, program, "pyr_down");
+  launch.arg(src.width()).arg(src.height()).arg(dst.width()).arg(dst.height()).image(src).image(dst);
+  const auto gx = static_cast<std::size_t>(policy.down_gx), gy = static_cast<std::size_t>(policy.down_gy);
+  const std::size_t groups_y = (static_cast<std::size_t>(dst.height()) + 2 * gy - 1) / (2 * gy);
+  return Event(launch.run(detail::range(detail::round_up(static_cast<std::size_t>(dst.width()), gx), groups_y * gy),
+                          detail::range(gx, gy)));
+}
+
+Event launch_down2(Queue& queue, const DeviceImage& src, const DeviceImage& mid, const DeviceImage& dst, BorderMode border) {
+  const PyramidPolicy policy;
+  const auto program = detail::get_program(queue, "pyramid.cl", pyramid_options(src, border, policy.down2_gx, policy.down2_gy));
+  detail::Launch launch(queue, program, "pyr_down2");
+  launch.arg(src.width()).arg(src.height()).arg(mid.width()).arg(mid.height()).arg(dst.width()).arg(dst.height());
+  launch.image(src).image(mid).image(dst);
+  const auto gx = static_cast<std::size_t>(policy.down2_gx), gy = static_cast<std::size_t>(policy.down2_gy);
+  return Event(launch.run(detail::range(detail::round_up(static_cast<std::size_t>(dst.width()), gx),
+                                        detail::round_up(static_cast<std::size_t>(dst.height()), gy)),
+                          detail::range(gx, gy)));
+}
+
+// The exact text of a float for a -D option: C99 hexadecimal, so that no digits are lost.
+std::string hex_float(float value) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%af", static_cast<double>(value));
+  return text;
+}
+
+int gaussian_radius(const SubsampledPyramidOptions& o) {
+  return static_cast<int>(std::ceil(3.0 * o.sigma_factor * o.subsampling));
+}
+
+void check_subsampled_options(const SubsampledPyramidOptions& o) {
+  const char* op = "subsampled_pyramid";
+  if (o.levels < 1 || o.levels > kMaxLevels) {
+    throw Error(ErrorCode::out_of_range, op, "levels", std::to_string(o.levels) + " is outside 1..32");
+  }
+  if (o.subsampling < 2 || o.subsampling > 8) {
+    throw Error(ErrorCode::out_of_range, op, "subsampling", std::to_string(o.subsampling) + " is outside 2..8");
+  }
+  if (!(o.sigma_factor > 0.0 && o.sigma_factor <= 4.0)) {
+    throw Error(ErrorCode::out_of_range, op, "sigma_factor", std::to_string(o.sigma_factor) + " is outside (0, 4]");
+  }
+  check_down_border(o.border, op);
+}
+
+}  // namespace
+
+std::string_view to_string(PyramidMethod method) noexcept {
+  switch (method) {
+    case PyramidMethod::automatic: return "auto";
+    case PyramidMethod::per_level: return "per_level";
+    case PyramidMethod::two_levels: return "two_levels";
+  }
+  return "?";
+}
+
+PyramidMethod parse_pyramid_method(std::string_view text) {
+  for (PyramidMethod m : {PyramidMethod::automatic, PyramidMethod::per_level, PyramidMethod::two_levels}) {
+    if (text == to_string(m)) return m;
+  }
+  throw Error(ErrorCode::invalid_argument, "build_pyramid", "method",
+              "unknown method '" + std::string(text) + "' (expected auto, per_level or two_levels)");
+}
+
+Event pyr_down(Queue& queue, const DeviceImage& src, DeviceImage& dst, BorderMode border) {
+  const char* op = "pyr_down";
+  check_source(queue, src, op);
+  check_down_border(border, op);
+  detail::prepare_output(queue, dst, down_size(src.size()), src.format(), op, "dst");
+  detail::check_no_overlap(src, dst, op, "dst");
+  return launch_down(queue, src, dst, border);
+}
+
+Event pyr_up(Queue& queue, const DeviceImage& src, DeviceImage& dst, BorderMode border) {
+  const char* op = "pyr_up";
+  check_source(queue, src, op);
+  if (border != BorderMode::reflect_101) {
+    throw Error(ErrorCode::invalid_argument, op, "border", "cv::pyrUp supports reflect_101 (BORDER_DEFAULT) only");
+  }
+  if (src.width() > max_image_dimension / 2 || src.height() > max_image_dimension / 2) {
+    throw Error(ErrorCode::out_of_range, op, "src", "twice its size exceeds the largest image");
+  }
+  detail::prepare_output(queue, dst, Size{2 * src.width(), 2 * src.height()}, src.format(), op, "dst");
+  detail::check_no_overlap(src, dst, op, "dst");
+  const PyramidPolicy policy;
+  // pyr_up has no tiles; GX and GY only satisfy the shared build options.
+  const auto program = detail::get_program(queue, "pyramid.cl", pyramid_options(src, border, policy.down_gx, policy.down_gy));
+  detail::Launch launch(queue, program, "pyr_up");
+  launch.arg(src.width()).arg(src.height()).image(src).image(dst);
+  return Event(launch.run(detail::range(detail::round_up(static_cast<std::size_t>(src.width()), policy.up_gx),
+                                        detail::round_up(static_cast<std::size_t>(src.height()), policy.up_gy)),
+                          detail::range(policy.up_gx, policy.up_gy)));
+}
+
+HostImage pyr_down(Queue& queue, const HostImage& src, BorderMode border) {
+  detail::check_host(src, "pyr_down", "src");
+  const DeviceImage d_src = queue.upload(src);
+  DeviceImage dst;
+  pyr_down(queue, d_src, dst, border);
+  return queue.download(dst);
+}
+
+HostImage pyr_up(Queue& queue, const HostImage& src, BorderMode border) {
+  detail::check_host(src, "pyr_up", "src");
+  const DeviceImage d_src = queue.upload(src);
+  DeviceImage dst;
+  pyr_up(queue, d_src, dst, border);
+  return queue.download(dst);
+}
+
+Event build_pyramid(Queue& queue, const DeviceImage& src, std::vector<DeviceImage>& levels, const PyramidOptions& options) {
+  const char* op = "build_pyramid";
+  check_source(queue, src, op);
+  check_down_border(options.border, op);
+  if (options.levels < 1 || options.levels > kMaxLevels) {
+    throw Error(ErrorCode::out_of_range, op, "levels", std::to_string(options.levels) + " is outside 1..32");
+  }
+  levels.resize(static_cast<std::size_t>(options.levels));
+  levels[0] = src;
+  Size size = src.size();
+  for (std::size_t i = 1; i < levels.size(); ++i) {
+    size = down_size(size);
+    detail::prepare_output(queue, levels[i], size, src.format(), op, "levels");
+    detail::check_no_overlap(src, levels[i], op, "levels");
+    for (std::size_t j = 1; j < i; ++j) detail::check_no_overlap(levels[j], levels[i], op, "levels");
+  }
+  const PyramidPolicy policy;
+  const std::uint64_t local = queue.context().device().local_memory;
+  const bool fits = down2_local_bytes(src, policy) <= std::min<std::uint64_t>(local == 0 ? 32768 : local, 48 * 1024);
+  if (options.method == PyramidMethod::two_levels && !fits) {
+    throw Error(ErrorCode::invalid_argument, op, "method",
+                "two_levels needs more local memory than the device gives for " + std::string(to_string(src.depth())) + "C" +
+                    std::to_string(src.channels()) + " images; use auto or per_level");
+  }
+  // On CPU devices local memory is ordinary memory and a launch costs little, so the fused
+  // kernel's recomputed frame is not worth it there.
+  const bool cpu = queue.context().device().type == DeviceType::cpu;
+  const bool fused = options.method == PyramidMethod::two_levels || (options.method == PyramidMethod::automatic && fits && !cpu);
+  Event first, last;
+  for (std::size_t i = 1; i < levels.size();) {
+    Event e;
+    if (fused && i + 1 < levels.size()) {
+      e = launch_down2(queue, levels[i - 1], levels[i], levels[i + 1], options.border);
+      i += 2;
+    } else {
+      e = launch_down(queue, levels[i - 1], levels[i], options.border);
+      i += 1;
+    }
+    if (!first.valid()) first = e;
+    last = e;
+  }
+  return first.valid() ? Event(first.first(), last.last()) : Event();
+}
+
+std::vector<HostImage> build_pyramid(Queue& queue, const HostImage& src, const PyramidOptions& options) {
+  detail::check_host(src, "build_pyramid", "src");
+  const DeviceImage d_src = queue.upload(src);
+  std::vector<DeviceImage> levels;
+  build_pyramid(queue, d_src, levels, options);
+  std::vector<HostImage> out;
+  out.push_back(src.clone());
+  for (std::size_t i = 1; i < levels.size(); ++i) out.push_back(queue.download(levels[i]));
+  return out;
+}
+
+std::vector<float> subsampled_pyramid_kernel(const SubsampledPyramidOptions& options) {
+  check_subsampled_options(options);
+  const double sigma = options.sigma_factor * options.subsampling;
+  const int radius = gaussian_radius(options);
+  std::vector<double> g(static_cast<std::size_t>(2 * radius + 1));
+  double total = 0.0;
+  for (int k = -radius; k <= radius; ++k) {
+    g[static_cast<std::size_t>(k + radius)] = std::exp(-static_cast<double>(k * k) / (2.0 * sigma * sigma));
+    total += g[static_cast<std::size_t>(k + radius)];
+  }
+  std::vector<float> out;
+  for (double v : g) out.push_back(static_cast<float>(v / total));
+  return out;
+}
+
+Event subsampled_pyramid(Queue& queue, const DeviceImage& src, std::vector<DeviceImage>& levels,
+                         const SubsampledPyramidOptions& options) {
+  const char* op = "subsampled_pyramid";
+  check_subsampled_options(options);
+  detail::check_device(queue, src, op, "src");
+  detail::check_depth(src.depth(), {Depth::u8, Depth::f32}, op, "src");
+  detail::check_channels(src.channels(), {1}, op, "src");
+  const int s = options.subsampling;
+  Size size = src.size();
+  for (int i = 1; i < options.levels; ++i) {
+    size = Size{size.width / s, size.height / s};
+    if (size.width < 1 || size.height < 1) {
+      throw Error(ErrorCode::out_of_range, op, "levels",
+                  "level " + std::to_string(i) + " of a " + std::to_string(src.width()) + "x" + std::to_string(src.height()) +
+                      " image subsampled by " + std::to_string(s) + " would be empty");
+    }
+  }
+  // Levels already allocated with the right shape are reused (a level 0 that was the source is not).
+  const bool reuse_first = levels.size() == static_cast<std::size_t>(options.levels) && !levels[0].empty() &&
+                           levels[0].native() != src.native() && levels[0].size() == src.size() &&
+                           levels[0].format() == Format{Depth::f32, 1};
+  if (!reuse_first && !levels.empty()) levels[0] = DeviceImage();
+  levels.resize(static_cast<std::size_t>(options.levels));
+  Event first, last;
+  if (src.depth() == Depth::f32) {
+    levels[0] = src;
+  } else {
+    first = last = convert_to(queue, src, levels[0], Depth::f32);
+  }
+  const std::vector<float> weights = subsampled_pyramid_kernel(options);
+  std::string list;
+  for (float w : weights) {
+    if (!list.empty()) list += ',';
+    list += hex_float(w);
+  }
+  const PyramidPolicy policy;
+  const int radius = gaussian_radius(options);
+  detail::BuildOptions build;
+  build.define("SUBSAMPLING", s).define("RADIUS", radius).define("WEIGHTS", list);
+  build.define("BORDER", static_cast<long long>(options.border)).define("GX", policy.sub_gx).define("GY", policy.sub_gy);
+  const auto program = detail::get_program(queue, "pyramid.cl", build);
+  for (std::size_t i = 1; i < levels.size(); ++i) {
+    const DeviceImage& in = levels[i - 1];
+    const Size out{in.width() / s, in.height() / s};
+    if (levels[i].empty() || levels[i].size() != out || levels[i].format() != Format{Depth::f32, 1} ||
+        levels[i].native() == src.native()) {
+      levels[i] = DeviceImage(queue.context(), out.width, out.height, Format{Depth::f32, 1});
+    }
+    detail::Launch launch(queue, program, "subsample");
+    launch.arg(in.width()).arg(in.height()).arg(levels[i].width()).arg(levels[i].height()).image(in).image(levels[i]);
+    const auto gx = static_cast<std::size_t>(policy.sub_gx), gy = static_cast<std::size_t>(policy.sub_gy);
+    const Event e(launch.run(detail::range(detail::round_up(static_cast<std::size_t>(levels[i].width()), gx),
+                                           detail::round_up(static_cast<std::size_t>(levels[i].height()), gy)),
+                             detail::range(gx, gy)));
+    if (!first.valid()) first = e;
+    last = e;
+  }
+  return first.valid() ? Event(first.first(), last.last()) : Event();
+}
+
+std::vector<HostImage> subsampled_pyramid(Queue& queue, const HostImage& src, const SubsampledPyramidOptions& options) {
+  detail::check_host(src, "subsampled_pyramid", "src");
+  const DeviceImage d_src = queue.upload(src);
+  std::vector<DeviceImage> levels;
+  subsampled_pyramid(queue, d_src, levels, options);
+  std::vector<HostImage> out;
+  for (const DeviceImage& level : levels) out.push_back(queue.download(level));
+  return out;
+}
+
+}  // namespace plinth

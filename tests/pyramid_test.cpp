@@ -1,0 +1,212 @@
+// pyr_down / pyr_up / build_pyramid against cv::pyrDown / cv::pyrUp / cv::buildPyramid, and the
+// subsampled pyramid against OpenCV's separable filter sampled as docs/filters_b.md says.
+#include <opencv2/imgproc.hpp>
+
+#include "support/test_support.hpp"
+
+namespace plinth::test {
+namespace {
+
+int cv_border(BorderMode mode) {
+  switch (mode) {
+    case BorderMode::constant: return cv::BORDER_CONSTANT;
+    case BorderMode::replicate: return cv::BORDER_REPLICATE;
+    case BorderMode::reflect: return cv::BORDER_REFLECT;
+    case BorderMode::reflect_101: return cv::BORDER_REFLECT_101;
+    case BorderMode::wrap: return cv::BORDER_WRAP;
+  }
+  return -1;
+}
+
+::testing::AssertionResult same(const HostImage& want, const HostImage& got) {
+  if (is_float(want.depth())) return images_near(want, got, 1e-6, 1e-4);
+  return images_equal(want, got);
+}
+
+std::string describe(Depth depth, int channels, Size size, BorderMode border) {
+  return std::string(to_string(depth)) + "C" + std::to_string(channels) + " " + std::to_string(size.width) + "x" +
+         std::to_string(size.height) + " " + std::string(to_string(border));
+}
+
+const Size kSizes[] = {{1, 1}, {2, 3}, {17, 13}, {67, 33}, {300, 41}};
+
+TEST(Pyramid, DownMatchesOpenCV) {
+  struct Case {
+    Depth depth;
+    int channels;
+  };
+  const Case cases[] = {{Depth::u8, 1}, {Depth::u8, 3}, {Depth::u8, 4}, {Depth::u16, 1}, {Depth::s16, 2},
+                        {Depth::f32, 1}, {Depth::f32, 4}, {Depth::f64, 1}};
+  std::uint32_t seed = 1;
+  for (const Case& c : cases) {
+    if (c.depth == Depth::f64 && !context().device().has_fp64) continue;
+    for (Size size : kSizes) {
+      SCOPED_TRACE(describe(c.depth, c.channels, size, BorderMode::reflect_101));
+      const HostImage src = random_image(size.width, size.height, Format{c.depth, c.channels}, seed++);
+      cv::Mat want;
+      cv::pyrDown(as_mat(src), want);
+      const Size out{(size.width + 1) / 2, (size.height + 1) / 2};
+      DeviceImage dst = poisoned_view(out.width, out.height, src.format(), 1, 2, 0x99);
+      pyr_down(queue(), upload_padded(src, 2, 1), dst).wait();
+      EXPECT_TRUE(same(from_mat(want), queue().download(dst)));
+    }
+  }
+}
+
+TEST(Pyramid, DownBorderModes) {
+  std::uint32_t seed = 100;
+  for (BorderMode border : {BorderMode::replicate, BorderMode::reflect, BorderMode::wrap}) {
+    for (Size size : kSizes) {
+      SCOPED_TRACE(describe(Depth::u8, 1, size, border));
+      const HostImage src = random_image(size.width, size.height, Format{Depth::u8, 1}, seed++);
+      cv::Mat want;
+      cv::pyrDown(as_mat(src), want, cv::Size(), cv_border(border));
+      EXPECT_TRUE(images_equal(from_mat(want), pyr_down(queue(), src, border)));
+    }
+  }
+}
+
+TEST(Pyramid, UpMatchesOpenCV) {
+  struct Case {
+    Depth depth;
+    int channels;
+  };
+  const Case cases[] = {{Depth::u8, 1}, {Depth::u8, 3}, {Depth::u16, 4}, {Depth::s16, 1}, {Depth::f32, 1}, {Depth::f32, 2}};
+  std::uint32_t seed = 200;
+  for (const Case& c : cases) {
+    for (Size size : kSizes) {
+      SCOPED_TRACE(describe(c.depth, c.channels, size, BorderMode::reflect_101));
+      const HostImage src = random_image(size.width, size.height, Format{c.depth, c.channels}, seed++);
+      cv::Mat want;
+      cv::pyrUp(as_mat(src), want);
+      DeviceImage dst = poisoned_view(2 * size.width, 2 * size.height, src.format(), 3, 1, 0x99);
+      pyr_up(queue(), upload_padded(src, 1, 1), dst).wait();
+      EXPECT_TRUE(same(from_mat(want), queue().download(dst)));
+    }
+  }
+}
+
+TEST(Pyramid, BuildMatchesOpenCV) {
+  std::uint32_t seed = 300;
+  for (PyramidMethod method : {PyramidMethod::per_level, PyramidMethod::two_levels}) {
+    for (BorderMode border : {BorderMode::reflect_101, BorderMode::replicate, BorderMode::reflect, BorderMode::wrap}) {
+      for (int channels : {1, 3}) {
+        if (channels == 3 && border != BorderMode::reflect_101) continue;
+        for (int levels : {1, 2, 5, 6}) {
+          SCOPED_TRACE(std::string(to_string(method)) + " " + describe(Depth::u8, channels, Size{301, 211}, border) +
+                       " levels " + std::to_string(levels));
+          const HostImage src = random_image(301, 211, Format{Depth::u8, channels}, seed++);
+          std::vector<cv::Mat> want;
+          cv::buildPyramid(as_mat(src), want, levels - 1, cv_border(border));
+          const std::vector<HostImage> got = build_pyramid(queue(), src, PyramidOptions{levels, border, method});
+          ASSERT_EQ(got.size(), want.size());
+          for (std::size_t i = 0; i < got.size(); ++i) {
+            SCOPED_TRACE("level " + std::to_string(i));
+            EXPECT_TRUE(images_equal(from_mat(want[i]), got[i]));
+          }
+        }
+      }
+    }
+  }
+  // Floats through the fused kernel.
+  const HostImage src = random_image(97, 61, Format{Depth::f32, 1}, 399);
+  std::vector<cv::Mat> want;
+  cv::buildPyramid(as_mat(src), want, 3);
+  const std::vector<HostImage> got = build_pyramid(queue(), src, PyramidOptions{4});
+  for (std::size_t i = 0; i < got.size(); ++i) EXPECT_TRUE(same(from_mat(want[i]), got[i]));
+}
+
+// Down to 1x1 and beyond: levels of a tiny image stay 1x1.
+TEST(Pyramid, TinyImagesKeepShrinkingToOnePixel) {
+  const HostImage src = random_image(3, 2, Format{Depth::u8, 1}, 7);
+  std::vector<cv::Mat> want;
+  cv::buildPyramid(as_mat(src), want, 4);
+  const std::vector<HostImage> got = build_pyramid(queue(), src, PyramidOptions{5});
+  for (std::size_t i = 0; i < got.size(); ++i) EXPECT_TRUE(images_equal(from_mat(want[i]), got[i]));
+}
+
+// The reference: the level padded by OpenCV's copyMakeBorder, OpenCV's separable filter with the
+// same weights, sampled at (s x + s/2, s y + s/2).
+std::vector<HostImage> subsampled_reference(const HostImage& src, const SubsampledPyramidOptions& o) {
+  const std::vector<float> weights = subsampled_pyramid_kernel(o);
+  const cv::Mat kernel(static_cast<int>(weights.size()), 1, CV_32F, const_cast<float*>(weights.data()));
+  std::vector<HostImage> out;
+  cv::Mat level;
+  as_mat(src).convertTo(level, CV_32F);
+  out.push_back(from_mat(level));
+  const int s = o.subsampling;
+  for (int i = 1; i < o.levels; ++i) {
+    const int r = kernel.rows / 2;
+    cv::Mat padded, filtered;
+    cv::copyMakeBorder(level, padded, r, r, r, r, cv_border(o.border));
+    cv::sepFilter2D(padded, filtered, CV_32F, kernel, kernel, cv::Point(-1, -1), 0, cv::BORDER_REPLICATE);
+    const cv::Mat smooth = filtered(cv::Rect(r, r, level.cols, level.rows));
+    cv::Mat next(level.rows / s, level.cols / s, CV_32F);
+    for (int y = 0; y < next.rows; ++y) {
+      for (int x = 0; x < next.cols; ++x) next.at<float>(y, x) = smooth.at<float>(s * y + s / 2, s * x + s / 2);
+    }
+    out.push_back(from_mat(next));
+    level = next;
+  }
+  return out;
+}
+
+TEST(Pyramid, SubsampledMatchesReference) {
+  struct Case {
+    int subsampling;
+    int levels;
+    Depth depth;
+    Size size;
+    BorderMode border;
+  };
+  const Case cases[] = {{4, 3, Depth::u8, {643, 481}, BorderMode::reflect_101},
+                        {2, 4, Depth::u8, {131, 97}, BorderMode::reflect_101},
+                        {2, 3, Depth::f32, {80, 43}, BorderMode::replicate},
+                        {3, 2, Depth::u8, {50, 7}, BorderMode::reflect},
+                        {4, 2, Depth::f32, {4, 4}, BorderMode::wrap}};
+  std::uint32_t seed = 500;
+  for (const Case& c : cases) {
+    SCOPED_TRACE("subsampling " + std::to_string(c.subsampling) + " " + describe(c.depth, 1, c.size, c.border));
+    const HostImage src = c.depth == Depth::u8 ? random_image(c.size.width, c.size.height, Format{c.depth, 1}, seed++)
+                                               : random_image(c.size.width, c.size.height, Format{c.depth, 1}, seed++, 0, 255);
+    SubsampledPyramidOptions o;
+    o.levels = c.levels;
+    o.subsampling = c.subsampling;
+    o.border = c.border;
+    const std::vector<HostImage> want = subsampled_reference(src, o);
+    const std::vector<HostImage> got = subsampled_pyramid(queue(), src, o);
+    ASSERT_EQ(want.size(), got.size());
+    for (std::size_t i = 0; i < got.size(); ++i) {
+      SCOPED_TRACE("level " + std::to_string(i));
+      EXPECT_TRUE(images_near(want[i], got[i], 1e-5, 1e-3));
+    }
+  }
+  const std::vector<float> k = subsampled_pyramid_kernel(SubsampledPyramidOptions{});
+  EXPECT_EQ(k.size(), 23u);  // sigma 3.6, radius ceil(10.8) = 11
+}
+
+TEST(Pyramid, Errors) {
+  const DeviceImage u8 = queue().upload(random_image(8, 8, Format{Depth::u8, 1}, 1));
+  const DeviceImage s32 = queue().upload(random_image(8, 8, Format{Depth::s32, 1}, 2));
+  const DeviceImage rgb = queue().upload(random_image(8, 8, Format{Depth::u8, 3}, 3));
+  DeviceImage dst;
+  EXPECT_TRUE(throws_code([&] { pyr_down(queue(), u8, dst, BorderMode::constant); }, ErrorCode::invalid_argument));
+  EXPECT_TRUE(throws_code([&] { pyr_up(queue(), u8, dst, BorderMode::replicate); }, ErrorCode::invalid_argument));
+  EXPECT_TRUE(throws_code([&] { pyr_down(queue(), s32, dst); }, ErrorCode::unsupported_type));
+  DeviceImage wrong(context(), 5, 4, Format{Depth::u8, 1});
+  EXPECT_TRUE(throws_code([&] { pyr_down(queue(), u8, wrong); }, ErrorCode::invalid_argument));
+  std::vector<DeviceImage> levels;
+  EXPECT_TRUE(throws_code([&] { build_pyramid(queue(), u8, levels, PyramidOptions{0}); }, ErrorCode::out_of_range));
+  SubsampledPyramidOptions o;
+  o.levels = 3;  // 8 -> 2 -> 0
+  EXPECT_TRUE(throws_code([&] { subsampled_pyramid(queue(), u8, levels, o); }, ErrorCode::out_of_range));
+  o.levels = 2;
+  o.subsampling = 1;
+  EXPECT_TRUE(throws_code([&] { subsampled_pyramid(queue(), u8, levels, o); }, ErrorCode::out_of_range));
+  o.subsampling = 2;
+  EXPECT_TRUE(throws_code([&] { subsampled_pyramid(queue(), rgb, levels, o); }, ErrorCode::unsupported_type));
+  EXPECT_TRUE(throws_code([] { parse_pyramid_method("fused"); }, ErrorCode::invalid_argument));
+}
+
+}  // namespace
+}  // namespace plinth::test

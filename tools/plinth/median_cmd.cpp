@@ -1,0 +1,53 @@
+// plinth filter median IN OUT --ksize N [--border MODE] [--method M]: cv::medianBlur of an image file.
+#include <iomanip>
+#include <iostream>
+
+#include "command.hpp"
+#include "cli_images.hpp"
+
+namespace plinth::cli {
+namespace {
+
+struct Options {
+  std::string input;
+  std::string output;
+  int ksize = 3;
+  std::string border = "replicate";
+  double border_value = 0.0;
+  std::string method = "auto";
+};
+
+void run(const Options& o, Globals& globals) {
+  check_writable(o.output, globals);
+  MedianOptions options;
+  options.ksize = o.ksize;
+  options.border = parse_border_mode(o.border);
+  options.border_value = o.border_value;
+  options.method = parse_median_method(o.method);
+  const HostImage src = read_any_image(o.input);
+  Queue& queue = globals.queue();
+  const DeviceImage d_src = queue.upload(src);
+  DeviceImage dst;
+  const Event event = median_blur(queue, d_src, dst, options);
+  event.wait();
+  write_image(o.output, queue.download(dst));
+  std::cout << o.input << ": " << describe(src) << ", median " << o.ksize << "x" << o.ksize << " on "
+            << globals.context().device().name << " in " << std::fixed << std::setprecision(1) << event.elapsed_us()
+            << " us; wrote " << o.output << '\n';
+}
+
+void setup(CLI::App& command, Globals& globals) {
+  auto o = std::make_shared<Options>();
+  command.add_option("input", o->input, "image file (PNG, JPEG, BMP, PGM, PPM or .npy)")->required();
+  command.add_option("output", o->output, "output file (.png, .pgm, .ppm or .npy)")->required();
+  command.add_option("-k,--ksize", o->ksize, "window side, odd (u8: up to 255; u16, s16, f32: 3 or 5)");
+  command.add_option("--border", o->border, "replicate (cv::medianBlur's), constant, reflect, reflect_101 or wrap");
+  command.add_option("--border-value", o->border_value, "value of the constant border");
+  command.add_option("--method", o->method, "auto, plain, network, sorted_columns or histogram");
+  command.callback([o, &globals] { run(*o, globals); });
+}
+
+const Command registration("median", "median filter (cv::medianBlur)", setup, "filter");
+
+}  // namespace
+}  // namespace plinth::cli
