@@ -163,6 +163,19 @@ struct DetectionState {
   int min_neighbors = 3;
   std::vector<std::vector<Detection>> results;
   std::vector<std::vector<Rect>> candidates;
+
+  // The last call's downloads write into count_host and prefix_host asynchronously: they must
+  // land before those are reused or freed.
+  void settle() noexcept {
+    try {
+      event.wait();
+    } catch (...) {  // a failed call's error surfaces through results(); here we only wait
+    }
+  }
+  DetectionState() = default;
+  DetectionState(const DetectionState&) = delete;
+  DetectionState& operator=(const DetectionState&) = delete;
+  ~DetectionState() { settle(); }
 };
 
 namespace {
@@ -281,6 +294,7 @@ Event detect_multi_scale(Queue& queue, const Cascade& cascade, std::span<const D
   const CascadeMethod method = resolve(options.method, m);
 
   DetectionState& s = *out.state();
+  s.settle();
   prepare(s, queue, m, sizes, options);
   s.grouped = false;
   s.min_neighbors = options.min_neighbors;
