@@ -58,7 +58,7 @@ inline constexpr const char* opencv_lbpcascade_dir = "/usr/share/opencv4/lbpcasc
 
 // An existing file path is returned as it is. A name such as "frontalface_alt2",
 // "haarcascade_eye" or "lbpcascade_frontalface_improved" (with or without ".xml") resolves to
-// opencv-data's directories. Throws Error(io) naming the places tried when nothing is found.
+// the directory in PLINTH_CASCADE_DIR, if set, then opencv-data's directories. Throws Error(io) naming the places tried when nothing is found.
 std::string find_cascade(std::string_view name_or_path);
 
 // How windows are evaluated on the device. Both give identical results.

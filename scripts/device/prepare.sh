@@ -64,6 +64,17 @@ cp -r /usr/include/CLI "$out/prefix/include/"
 cp -r /usr/share/cmake/CLI11 "$out/prefix/share/cmake/"
 cp -r /usr/include/nlohmann "$out/prefix/include/"
 cp -r /usr/share/cmake/nlohmann_json "$out/prefix/share/cmake/"
+# The cascades the benchmarks and the detection check use (opencv-data is not on the device).
+mkdir -p "$out/prefix/share/cascades"
+for c in haarcascades/haarcascade_frontalface_default haarcascades/haarcascade_frontalface_alt2 \
+         lbpcascades/lbpcascade_frontalface_improved; do
+  cp "/usr/share/opencv4/$c.xml" "$out/prefix/share/cascades/"
+done
+# opencv-python-headless 4.x (it still has CascadeClassifier), for the CPU peer of the cascade,
+# when downloaded beforehand into .carry/wheels (see scripts/device/README.md).
+if ls .carry/wheels/opencv_python_headless-4*.whl >/dev/null 2>&1 && [ "${PLINTH_CARRY_WHEEL:-0}" = 1 ]; then
+  mkdir -p "$out/wheels" && cp .carry/wheels/opencv_python_headless-4*.whl "$out/wheels/"
+fi
 
 {
   echo "commit=$(git rev-parse HEAD)$(git diff --quiet HEAD || echo '+dirty')"

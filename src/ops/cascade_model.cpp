@@ -1,5 +1,6 @@
 // Invariants of a parsed cascade and the facts derived from it; Cascade's accessors.
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <limits>
 
@@ -156,9 +157,13 @@ std::string find_cascade(std::string_view name_or_path) {
   std::vector<std::string> tried;
   const bool has_dir = given.find('/') != std::string::npos;
   if (!has_dir) {
-    for (const char* dir : {opencv_haarcascade_dir, opencv_lbpcascade_dir}) {
+    std::vector<std::string> dirs;
+    if (const char* env = std::getenv("PLINTH_CASCADE_DIR"); env != nullptr && *env != '\0') dirs.emplace_back(env);
+    dirs.emplace_back(opencv_haarcascade_dir);
+    dirs.emplace_back(opencv_lbpcascade_dir);
+    for (const std::string& dir : dirs) {
       for (const std::string& stem : {base, "haarcascade_" + base, "lbpcascade_" + base}) {
-        const std::string path = std::string(dir) + "/" + stem + ".xml";
+        const std::string path = dir + "/" + stem + ".xml";
         if (fs::is_regular_file(path, ec)) return path;
         tried.push_back(path);
       }
