@@ -14,7 +14,7 @@
 # PLINTH_BUILD_JOBS (default 16), PLINTH_DEVICE (default gpu).
 set -u
 root=$(pwd)
-carry=$root/.carry/device
+carry=$root/${PLINTH_CARRY:-.carry/device}
 OUT=${OUT:-$root/out}
 mkdir -p "$OUT"
 exec > >(tee -a "$OUT/run.log") 2>&1

@@ -145,8 +145,11 @@ std::shared_ptr<Device> backend_adopt_device(void* native_context, void* native_
   cl::Context context(static_cast<cl_context>(native_context), true);
   cl::Device device(static_cast<cl_device_id>(native_device), true);
   cl_int status = CL_SUCCESS;
-  cl::Platform platform(device.getInfo<CL_DEVICE_PLATFORM>(&status), true);
-  opencl::check(status, "clGetDeviceInfo(PLATFORM)");
+  // Through the C API: the C++ bindings' return type for CL_DEVICE_PLATFORM differs by version.
+  cl_platform_id platform_id = nullptr;
+  opencl::check(::clGetDeviceInfo(device(), CL_DEVICE_PLATFORM, sizeof platform_id, &platform_id, nullptr),
+                "clGetDeviceInfo(PLATFORM)");
+  cl::Platform platform(platform_id, true);
   std::vector<cl::Device> members = context.getInfo<CL_CONTEXT_DEVICES>(&status);
   opencl::check(status, "clGetContextInfo(DEVICES)");
   bool member = false;
