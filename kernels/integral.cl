@@ -102,6 +102,100 @@ KERNEL void integral_rows_ordered(int width, int height, int channels, int rows,
   }
 }
 
+/* ---- row_column, order-free requests: pass 1 with one warp per (source row, channel) --------
+ * Lanes hold 4 consecutive values; a warp scan (shuffles, or scan.h's emulation) joins them, a
+ * running carry joins the 128-value chunks along the row. Exact only where any summation order
+ * is (integer accumulation): ROW_ACC is uint for 32-bit outputs, ulong otherwise, and rows are
+ * stored as exact integers in the output type. */
+#ifdef ROW_ACC
+#define ROW_CAT_(a, b) a##b
+#define ROW_CAT(a, b) ROW_CAT_(a, b)
+#define ROW_SCAN ROW_CAT(warp_exclusive_scan_, ROW_ACC_SUFFIX)
+#define ROW_GET ROW_CAT(warp_get_, ROW_ACC_SUFFIX)
+#if HAS_SUM
+#if SUM_DEPTH == DEPTH_S32
+#define ROW_STORE_SUM(a) as_int((uint)(a))
+#elif SUM_DEPTH == DEPTH_U32
+#define ROW_STORE_SUM(a) ((uint)(a))
+#else
+#define ROW_STORE_SUM(a) ((SUM_T)as_long((ulong)(a)))
+#endif
+#endif
+#if HAS_SQ
+#if SQ_DEPTH == DEPTH_S32
+#define ROW_STORE_SQ(a) as_int((uint)(a))
+#elif SQ_DEPTH == DEPTH_U64
+#define ROW_STORE_SQ(a) ((ulong)(a))
+#else
+#define ROW_STORE_SQ(a) ((SQ_T)as_long((ulong)(a)))
+#endif
+#endif
+
+KERNEL REQD_GROUP_SIZE(ROW_GROUP, 1, 1) void integral_rows_warp(int width, int height, int channels, int rows,
+                                                                CONST_IMAGE_PARAM(SRC_T, src) SUM_PARAM SQ_PARAM) {
+  LOCAL ROW_ACC slots[ROW_GROUP];
+  const int lane = LOCAL_ID(0) & 31;
+  const int r = GROUP_ID(0) * (ROW_GROUP / 32) + (LOCAL_ID(0) >> 5);
+  const int c = GROUP_ID(1);
+  /* Whole warps leave together, so the warp operations below see all their lanes. */
+  const bool active = r < rows;
+  const int out_y = r + r / height + 1;
+  GLOBAL const SRC_T* row = src + IMAGE_INDEX(src, c, active ? r : 0);
+#if HAS_SUM
+  ROW_ACC carry_sum = 0;
+  if (active && lane == 0) IMAGE_AT(sum, c, out_y) = ROW_STORE_SUM((ROW_ACC)0);
+#endif
+#if HAS_SQ
+  ROW_ACC carry_sq = 0;
+  if (active && lane == 0) IMAGE_AT(sq, c, out_y) = ROW_STORE_SQ((ROW_ACC)0);
+#endif
+  for (int base = 0; base < width; base += 128) {
+    const int x0 = base + 4 * lane;
+    SRC_T e[4];
+    UNROLL
+    for (int k = 0; k < 4; ++k) e[k] = active && x0 + k < width ? row[(x0 + k) * channels] : (SRC_T)0;
+#if HAS_SUM
+    {
+      ROW_ACC t[4];
+#if COUNT
+      t[0] = (ROW_ACC)(e[0] != (SRC_T)0);
+#else
+      t[0] = (ROW_ACC)e[0];
+#endif
+      UNROLL
+      for (int k = 1; k < 4; ++k) {
+#if COUNT
+        t[k] = t[k - 1] + (ROW_ACC)(e[k] != (SRC_T)0);
+#else
+        t[k] = t[k - 1] + (ROW_ACC)e[k];
+#endif
+      }
+      const ROW_ACC before = carry_sum + ROW_SCAN(t[3], lane, slots);
+      UNROLL
+      for (int k = 0; k < 4; ++k) {
+        if (active && x0 + k < width) IMAGE_AT(sum, (x0 + k + 1) * channels + c, out_y) = ROW_STORE_SUM(before + t[k]);
+      }
+      carry_sum = ROW_GET(before + t[3], 31, slots);
+    }
+#endif
+#if HAS_SQ
+    {
+      ROW_ACC t[4];
+      t[0] = (ROW_ACC)e[0] * (ROW_ACC)e[0];
+      UNROLL
+      for (int k = 1; k < 4; ++k) t[k] = t[k - 1] + (ROW_ACC)e[k] * (ROW_ACC)e[k];
+      const ROW_ACC before = carry_sq + ROW_SCAN(t[3], lane, slots);
+      UNROLL
+      for (int k = 0; k < 4; ++k) {
+        if (active && x0 + k < width) IMAGE_AT(sq, (x0 + k + 1) * channels + c, out_y) = ROW_STORE_SQ(before + t[k]);
+      }
+      carry_sq = ROW_GET(before + t[3], 31, slots);
+    }
+#endif
+  }
+}
+#endif /* ROW_ACC */
+
 /* ---- row_column: pass 2, one work-item per (output element column, image of the batch) ----- */
 KERNEL void integral_columns_ordered(int row_elements, int height SUM_PARAM SQ_PARAM) {
   const int i = GLOBAL_ID(0);
@@ -116,6 +210,7 @@ KERNEL void integral_columns_ordered(int row_elements, int height SUM_PARAM SQ_P
   SQ_ACC q = 0;
   IMAGE_AT(sq, i, y0) = SQ_STORE(q);
 #endif
+#pragma unroll 8
   for (int y = y0 + 1; y <= y0 + height; ++y) {
 #if HAS_SUM
     s = (SUM_ACC)IMAGE_AT(sum, i, y) + s;
@@ -255,10 +350,12 @@ INLINE ACC sp_look_back(GLOBAL const uint* flags, int dir, GLOBAL const ulong* s
   uint pause = 64;
   for (int done = 0; done < count;) {
     uint f[WINDOW];
+    UNROLL
     for (int w = 0; w < WINDOW; ++w) {
       f[w] = done + w < count ? VOLATILE_LOAD(uint, flags + 2 * (first - (done + w) * step) + dir) : 0u;
     }
     int aggregates = 0, prefix = 0;
+    UNROLL
     for (int w = 0; w < WINDOW; ++w) {
       const uint state = (f[w] >> 2) == epoch ? (f[w] & 3u) : 0u;
       if (done + w >= count || state == 0u) break;
@@ -276,6 +373,7 @@ INLINE ACC sp_look_back(GLOBAL const uint* flags, int dir, GLOBAL const ulong* s
     for (;;) {
       ACC part = 0;
       int ok = 1;
+      UNROLL
       for (int w = 0; w < WINDOW; ++w) {
         if (w < aggregates + prefix) {
           GLOBAL const ulong* s = status + (long)(first - (done + w) * step) * ST_STRIDE;
@@ -327,31 +425,37 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_single_pass(
 
   /* 1. Load 4 columns x RY rows into registers; outside the image counts as 0. */
   SRC_T4 raw[RY];
+  UNROLL
   for (int j = 0; j < RY; ++j) {
-    raw[j] = (SRC_T4)(0);
+    SRC_T4 r = (SRC_T4)(0);
     const int y = yb + j;
-    if (y >= height) continue;
-    GLOBAL const SRC_T* row = src + IMAGE_INDEX(src, 0, b * height + y);
+    if (y < height) {
+      GLOBAL const SRC_T* row = src + IMAGE_INDEX(src, 0, b * height + y);
 #if SRC_VEC_OK
-    if (xb + 3 < width) {
-      raw[j] = *(GLOBAL const SRC_T4*)(row + xb);
-      continue;
-    }
+      if (xb + 3 < width) {
+        r = *(GLOBAL const SRC_T4*)(row + xb);
+      } else
 #endif
-    if (xb < width) raw[j].x = row[xb * channels + c];
-    if (xb + 1 < width) raw[j].y = row[(xb + 1) * channels + c];
-    if (xb + 2 < width) raw[j].z = row[(xb + 2) * channels + c];
-    if (xb + 3 < width) raw[j].w = row[(xb + 3) * channels + c];
+      {
+        if (xb < width) r.x = row[xb * channels + c];
+        if (xb + 1 < width) r.y = row[(xb + 1) * channels + c];
+        if (xb + 2 < width) r.z = row[(xb + 2) * channels + c];
+        if (xb + 3 < width) r.w = row[(xb + 3) * channels + c];
+      }
+    }
+    raw[j] = r;
   }
 
   /* 2. Aggregates from the tile's own pixels: row totals R and each warp's column totals. */
   const bool first_column = tile_x == 0, first_row = tile_y == 0;
+  UNROLL
   for (int j = 0; j < RY; ++j) {
     ACC e[4][NQ];
     sp_values(e[0], raw[j].x);
     sp_values(e[1], raw[j].y);
     sp_values(e[2], raw[j].z);
     sp_values(e[3], raw[j].w);
+    UNROLL
     for (int i = 0; i < NQ; ++i) {
       const ACC r = WARP_SUM(e[0][i] + e[1][i] + e[2][i] + e[3][i], slots);
       if (lane == j) {
@@ -360,8 +464,10 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_single_pass(
         sp_publish(my_status + (first_column ? ST_HP : ST_HA), i * H_VALUES + RY * warp + j, r, epoch);
       }
       if (j == 0) {
+        UNROLL
         for (int k = 0; k < 4; ++k) col_part[i][warp][4 * lane + k] = e[k][i];
       } else {
+        UNROLL
         for (int k = 0; k < 4; ++k) col_part[i][warp][4 * lane + k] += e[k][i];
       }
     }
@@ -371,6 +477,7 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_single_pass(
 
   /* 3. RowLeft, one lane per tile row; publish RowLeft + R; the warps' sums give S. */
   for (int r = lid; r < TILE_H; r += GROUP) {
+    UNROLL
     for (int i = 0; i < NQ; ++i) {
       const ACC left = sp_look_back(flags, 0, status, ticket - 1, 1, tile_x, ST_HA + i * WORDS * H_VALUES,
                                     ST_HP + i * WORDS * H_VALUES, r, epoch);
@@ -382,6 +489,7 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_single_pass(
   if (lid == 0 && !first_column) ATOMIC_MAX(flags + 2 * ticket, epoch << 2 | FLAG_PREFIX);
   /* Running sum of RowLeft down the tile (every warp scans its 32-row slice, then adds the
    * slices above), and S = its last value. */
+  UNROLL
   for (int i = 0; i < NQ; ++i) {
     ACC mine = lid < TILE_H ? row_left[i][lid] : 0;
     const ACC before = WARP_EXCLUSIVE_SCAN(mine, lane, slots);
@@ -398,10 +506,12 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_single_pass(
    *    aggregate C (and S), look back up the tile column, publish ColAbove + C (Corner + S). */
   ACC own[NQ][(TILE_W + GROUP) / GROUP];
   for (int x = lid, n = 0; x <= TILE_W; x += GROUP, ++n) {
+    UNROLL
     for (int i = 0; i < NQ; ++i) {
       own[i][n] = row_left[i][TILE_H - 1]; /* S */
       if (x < TILE_W) {
         own[i][n] = 0;
+        UNROLL
         for (int w = 0; w < NW; ++w) own[i][n] += col_part[i][w][x];
       }
       sp_publish(my_status + (first_row ? ST_VP : ST_VA), i * V_VALUES + x, own[i][n], epoch);
@@ -410,6 +520,7 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_single_pass(
   BARRIER_LOCAL();
   if (lid == 0) ATOMIC_MAX(flags + 2 * ticket + 1, epoch << 2 | (first_row ? FLAG_PREFIX : FLAG_AGGREGATE));
   for (int x = lid, n = 0; x <= TILE_W; x += GROUP, ++n) {
+    UNROLL
     for (int i = 0; i < NQ; ++i) {
       const ACC above = sp_look_back(flags, 1, status, ticket - tiles_x, tiles_x, tile_y, ST_VA + i * WORDS * V_VALUES,
                                      ST_VP + i * WORDS * V_VALUES, x, epoch);
@@ -425,13 +536,17 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_single_pass(
   if (lid == 0 && !first_row) ATOMIC_MAX(flags + 2 * ticket + 1, epoch << 2 | FLAG_PREFIX);
   /* top(x) = Corner + running sum of ColAbove along the tile: every warp scans (the warp
    * operations need all work-items), warp 0 writes. */
+  UNROLL
   for (int i = 0; i < NQ; ++i) {
     ACC t[4];
+    UNROLL
     for (int k = 0; k < 4; ++k) t[k] = top[i][4 * lane + k];
+    UNROLL
     for (int k = 1; k < 4; ++k) t[k] += t[k - 1];
     const ACC before = WARP_EXCLUSIVE_SCAN(t[3], lane, slots) + warp_part[i][0];
     BARRIER_LOCAL();
     if (warp == 0) {
+      UNROLL
       for (int k = 0; k < 4; ++k) top[i][4 * lane + k] = t[k] + before;
     }
     BARRIER_LOCAL();
@@ -442,7 +557,9 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_single_pass(
    *    outputs a lane writes the quad [x0 + 4 lane, x0 + 4 lane + 4): its left neighbour's last
    *    value and its own first three; lane 0 writes its three singly, lane 31 its last one. */
   ACC run[NQ][4];
+  UNROLL
   for (int i = 0; i < NQ; ++i) {
+    UNROLL
     for (int k = 0; k < 4; ++k) {
       ACC above = 0;
       for (int w = 0; w < warp; ++w) above += col_part[i][w][4 * lane + k];
@@ -450,12 +567,16 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_single_pass(
     }
     /* run holds column sums; the row direction is folded in below by scanning them once. */
     ACC t[4];
+    UNROLL
     for (int k = 0; k < 4; ++k) t[k] = run[i][k];
+    UNROLL
     for (int k = 1; k < 4; ++k) t[k] += t[k - 1];
     const ACC before = WARP_EXCLUSIVE_SCAN(t[3], lane, slots);
+    UNROLL
     for (int k = 0; k < 4; ++k) run[i][k] = t[k] + before + top[i][4 * lane + k];
   }
   const int out_row0 = b * (height + 1);
+  UNROLL
   for (int j = 0; j < RY; ++j) {
     ACC e[4][NQ];
     sp_values(e[0], raw[j].x);
@@ -467,12 +588,15 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_single_pass(
 #if OUT_VEC_OK
     ACC from_left[NQ];
 #endif
+    UNROLL
     for (int i = 0; i < NQ; ++i) {
       ACC t[4];
       t[0] = e[0][i];
+      UNROLL
       for (int k = 1; k < 4; ++k) t[k] = t[k - 1] + e[k][i];
       const ACC before = WARP_EXCLUSIVE_SCAN(t[3], lane, slots);
       const ACC left = row_left[i][RY * warp + j];
+      UNROLL
       for (int k = 0; k < 4; ++k) {
         run[i][k] += t[k] + before;
         out[i][k] = run[i][k] + left;
@@ -517,6 +641,7 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_single_pass(
 #endif
     }
 #endif
+    UNROLL
     for (int k = 0; k < 4; ++k) {
       const int x = xb + k;
       if (x >= width) break;

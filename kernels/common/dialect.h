@@ -22,6 +22,9 @@
 #define INLINE inline
 #define RESTRICT restrict
 #define REQD_GROUP_SIZE(x, y, z) __attribute__((reqd_work_group_size(x, y, z)))
+/* Before a loop with a compile-time trip count whose induction variable indexes private
+ * arrays: unrolled, the arrays stay in registers instead of per-thread memory. */
+#define UNROLL _Pragma("unroll")
 
 /* Work-item geometry as int (images are below 2^31 elements). */
 #define GLOBAL_ID(d) ((int)get_global_id(d))

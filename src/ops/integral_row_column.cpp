@@ -1,5 +1,7 @@
-// row_column: one work-item per source row scans it left to right, then one work-item per
-// output column accumulates top to bottom: OpenCV's own order, so exact for every depth.
+// row_column: rows first, then one work-item per output column accumulating top to bottom
+// (OpenCV's own recurrence out(x, y) = out(x, y - 1) + rowsum). Order-sensitive requests scan
+// each row left to right in one work-item (OpenCV's order, exact for every depth); order-free
+// ones scan each row with a warp (any order is exact there), which is much faster.
 #include "core/launch.hpp"
 #include "ops/integral_plan.hpp"
 
@@ -18,16 +20,40 @@ BuildOptions integral_build_options(const IntegralPlan& plan) {
   return options;
 }
 
+namespace {
+
+// Work-items per work-group of the warp row pass (one warp per row).
+constexpr int kRowGroup = 256;
+
+}  // namespace
+
 Event launch_integral_row_column(Queue& queue, const IntegralPlan& plan) {
-  const auto program = get_program(queue, "integral.cl", integral_build_options(plan));
+  BuildOptions options = integral_build_options(plan);
+  if (plan.order_free) {
+    const bool narrow = (!plan.sum || plan.sum_depth == Depth::s32 || plan.sum_depth == Depth::u32) &&
+                        (!plan.sqsum || plan.sq_depth == Depth::s32);
+    options.define("ROW_ACC", narrow ? "uint" : "ulong").define("ROW_ACC_SUFFIX", narrow ? "u32" : "u64");
+    options.define("ROW_GROUP", kRowGroup);
+  }
+  const auto program = get_program(queue, "integral.cl", options);
   const int rows = plan.height * plan.batch;
 
-  Launch rows_pass(queue, program, "integral_rows_ordered");
-  rows_pass.arg(plan.width).arg(plan.height).arg(plan.channels).arg(rows).image(*plan.src);
-  if (plan.sum) rows_pass.image(*plan.sum);
-  if (plan.sqsum) rows_pass.image(*plan.sqsum);
-  auto first = rows_pass.run(range(round_up(static_cast<std::size_t>(rows), 64), static_cast<std::size_t>(plan.channels)),
-                             range(64, 1));
+  std::shared_ptr<EventImpl> first;
+  if (plan.order_free) {
+    Launch rows_pass(queue, program, "integral_rows_warp");
+    rows_pass.arg(plan.width).arg(plan.height).arg(plan.channels).arg(rows).image(*plan.src);
+    if (plan.sum) rows_pass.image(*plan.sum);
+    if (plan.sqsum) rows_pass.image(*plan.sqsum);
+    const std::size_t groups = (static_cast<std::size_t>(rows) + kRowGroup / 32 - 1) / (kRowGroup / 32);
+    first = rows_pass.run(range(groups * kRowGroup, static_cast<std::size_t>(plan.channels)), range(kRowGroup, 1));
+  } else {
+    Launch rows_pass(queue, program, "integral_rows_ordered");
+    rows_pass.arg(plan.width).arg(plan.height).arg(plan.channels).arg(rows).image(*plan.src);
+    if (plan.sum) rows_pass.image(*plan.sum);
+    if (plan.sqsum) rows_pass.image(*plan.sqsum);
+    first = rows_pass.run(range(round_up(static_cast<std::size_t>(rows), 64), static_cast<std::size_t>(plan.channels)),
+                          range(64, 1));
+  }
 
   const int row_elements = (plan.width + 1) * plan.channels;
   Launch columns_pass(queue, program, "integral_columns_ordered");
