@@ -89,6 +89,8 @@ KERNEL void integral_rows_ordered(int width, int height, int channels, int rows,
   SQ_ACC q = 0;
   IMAGE_AT(sq, c, out_y) = SQ_STORE((SQ_ACC)0);
 #endif
+  /* Unrolled so that loads run ahead of the (inherently sequential) chain of additions. */
+#pragma unroll 16
   for (int x = 0; x < width; ++x) {
     const SRC_T v = IMAGE_AT(src, x * channels + c, r);
 #if HAS_SUM
