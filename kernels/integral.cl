@@ -927,41 +927,41 @@ KERNEL void integral_tilted_ordered(int width, int height, int channels, GLOBAL 
                                     CONST_IMAGE_PARAM(SRC_T, src), IMAGE_PARAM(TILTED_T, tilted)) {
   const int lid = LOCAL_ID(0), group = LOCAL_SIZE(0), p = GROUP_ID(1);
   const int b = p / channels, c = p % channels;
-  GLOBAL TACC* buf = buffers + (long)p * (width + 1);
+  /* Two rows of diagonal sums per plane, alternating: row y reads one and writes the other. */
+  GLOBAL TACC* bufs = buffers + (long)p * 2 * (width + 1);
   for (int x = lid; x <= width; x += group) {
     T_AT(x, 0) = T_STORE((TACC)0);
     if (x < width) {
       const TACC v = (TACC)IMAGE_AT(src, x * channels + c, b * height);
       T_AT(x + 1, 1) = T_STORE(v);
-      buf[x] = v;
+      bufs[x] = v;
     } else {
-      buf[x] = 0;
+      bufs[x] = 0;
     }
   }
   if (lid == 0) T_AT(0, 1) = T_STORE((TACC)0);
   BARRIER_ALL();
   for (int y = 1; y < height; ++y) {
+    GLOBAL const TACC* buf = bufs + ((y - 1) & 1) * (width + 1);
+    GLOBAL TACC* next = bufs + (y & 1) * (width + 1);
     GLOBAL const SRC_T* row = src + IMAGE_INDEX(src, c, b * height + y);
-    TACC next[8]; /* this work-item's new buf values, written after everyone read the old ones */
-    int n = 0;
-    for (int x = lid; x < width; x += group, ++n) {
+    for (int x = lid; x < width; x += group) {
       const TACC s = (TACC)row[x * channels];
-      const TACC above = T_LOAD(T_AT(x, y));
       TACC t;
       if (x == 0) {
         t = (T_LOAD(T_AT(1, y)) + s) + buf[1];
       } else if (x < width - 1) {
-        t = buf[x] + ((buf[x + 1] + s) + above);
+        t = buf[x] + ((buf[x + 1] + s) + T_LOAD(T_AT(x, y)));
       } else {
-        t = (s + buf[x]) + above;
+        t = (s + buf[x]) + T_LOAD(T_AT(x, y));
       }
       T_AT(x + 1, y + 1) = T_STORE(t);
-      if (n < 8) next[n] = x < width - 1 ? buf[x + 1] + s : s;
+      next[x] = x < width - 1 ? buf[x + 1] + s : s;
     }
-    if (lid == 0) T_AT(0, y + 1) = T_STORE(T_LOAD(T_AT(1, y)));
-    BARRIER_ALL();
-    n = 0;
-    for (int x = lid; x < width && n < 8; x += group, ++n) buf[x] = next[n];
+    if (lid == 0) {
+      T_AT(0, y + 1) = T_STORE(T_LOAD(T_AT(1, y)));
+      next[width] = buf[width];
+    }
     BARRIER_ALL();
   }
 }

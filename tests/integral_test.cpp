@@ -101,13 +101,17 @@ TEST(IntegralMethods, SixteenBitSourcesAndOrderFreeFloats) {
 TEST(IntegralLarge, FourKAndMoreMatchesOpenCV) {
   // 4097 x 2161 of bright random bytes: the s32 sum passes 2^31 and wraps as OpenCV's does.
   const HostImage src = random_image(4097, 2161, Format{Depth::u8, 1}, 5, 240, 255);
-  cv::Mat sum, sq;
-  cv::integral(as_mat(src), sum, sq, CV_32S, CV_64F);
+  cv::Mat sum, sq, tilted;
+  cv::integral(as_mat(src), sum, sq, tilted, CV_32S, CV_64F);
   ASSERT_LT(sum.at<int>(sum.rows - 1, sum.cols - 1), 0) << "the test should exercise wrap-around";
-  for (IntegralMethod method : {IntegralMethod::automatic, IntegralMethod::block_4x4}) {
-    const IntegralImages got = run_plinth(src, true, false, Depth::s32, Depth::f64, method);
+  for (IntegralMethod method : {IntegralMethod::automatic, IntegralMethod::block_4x4, IntegralMethod::row_column}) {
+    const bool with_tilted = method == IntegralMethod::automatic;
+    const IntegralImages got = run_plinth(src, true, with_tilted, Depth::s32, Depth::f64, method);
     EXPECT_TRUE(images_equal(from_mat(sum), got.sum)) << to_string(method);
     EXPECT_TRUE(images_equal(from_mat(sq), got.sqsum)) << to_string(method);
+    if (with_tilted) {
+      EXPECT_TRUE(images_equal(from_mat(tilted), got.tilted));
+    }
   }
   // u32 holds the same bits as OpenCV's s32.
   const IntegralImages u32 = run_plinth(src, false, false, Depth::u32, Depth::f64, IntegralMethod::automatic);

@@ -2,14 +2,12 @@
 // rows (kernels/integral.cl, integral_tilted_ordered), exact for every depth.
 #include "core/launch.hpp"
 #include "ops/integral_plan.hpp"
-#include "plinth/error.hpp"
 
 namespace plinth::detail {
 namespace {
 
-// Work-items per plane; a work-item keeps up to 8 columns' new diagonal sums in registers.
+// Work-items per plane (at most the device allows for the kernel).
 constexpr int kTiltedGroup = 1024;
-constexpr int kTiltedColumnsPerItem = 8;
 
 }  // namespace
 
@@ -22,13 +20,8 @@ Event launch_integral_tilted(Queue& queue, const IntegralPlan& plan) {
   const auto program = get_program(queue, "integral.cl", options);
   Launch launch(queue, program, "integral_tilted_ordered");
   const std::size_t group = std::min<std::size_t>(static_cast<std::size_t>(kTiltedGroup), launch.max_work_group_size());
-  if (static_cast<std::size_t>(plan.width) > group * kTiltedColumnsPerItem) {
-    throw Error(ErrorCode::out_of_range, "integral", "src",
-                "tilted integrals take images up to " + std::to_string(group * kTiltedColumnsPerItem) +
-                    " pixels wide on this device");
-  }
   const int planes = plan.channels * plan.batch;
-  const std::size_t bytes = static_cast<std::size_t>(planes) * static_cast<std::size_t>(plan.width + 1) * depth_size(depth);
+  const std::size_t bytes = static_cast<std::size_t>(planes) * 2 * static_cast<std::size_t>(plan.width + 1) * depth_size(depth);
   const ScratchLease buffers = scratch(queue, "integral_tilted", bytes);
   launch.arg(plan.width).arg(plan.height).arg(plan.channels).buffer(*buffers.buffer).image(*plan.src).image(*plan.tilted);
   return Event(launch.run(range(group, static_cast<std::size_t>(planes)), range(group, 1)));
