@@ -793,6 +793,17 @@ INLINE VACC line_load(int along, int across, int b, int c, int channels, int hei
   return V_LOAD(V_DST(across + 1, along + 1));
 }
 
+/* The zero first element of a line's output: column 0 of a row, row 0 of a column (and the corner). */
+INLINE void line_zeros(int line, int b, int c, int channels, int height, GLOBAL DST_T* dst, int dst_offset,
+                       int dst_step, int rows) {
+  if (rows) {
+    V_DST(0, line + 1) = V_STORE((VACC)0);
+  } else {
+    V_DST(line + 1, 0) = V_STORE((VACC)0);
+    if (line == 0) V_DST(0, 0) = V_STORE((VACC)0);
+  }
+}
+
 /* Work-efficient exclusive scan of LINE_CHUNK values in local memory (up-sweep, down-sweep). */
 INLINE void blelloch_chunk(LOCAL VACC* t, int lid) {
   int offset = 1;
@@ -826,9 +837,7 @@ KERNEL REQD_GROUP_SIZE(LINE_GROUP, 1, 1) void integral_blelloch_lines(int width,
   const int lid = LOCAL_ID(0), line = GROUP_ID(1), p = GROUP_ID(2);
   const int b = p / channels, c = p % channels;
   const int length = rows ? width : height;
-  if (rows && lid == 0) V_DST(0, line + 1) = V_STORE((VACC)0);
-  if (!rows && lid == 0) V_DST(line + 1, 0) = V_STORE((VACC)0);
-  if (!rows && line == 0 && lid == 0) V_DST(0, 0) = V_STORE((VACC)0);
+  if (lid == 0) line_zeros(line, b, c, channels, height, dst, dst_offset, dst_step, rows);
   VACC carry = 0;
   for (int base = 0; base < length; base += LINE_CHUNK) {
     for (int i = lid; i < LINE_CHUNK; i += LINE_GROUP) {
@@ -866,9 +875,7 @@ KERNEL REQD_GROUP_SIZE(LINE_GROUP, 1, 1) void integral_blocked_lines(int width, 
   const int lid = LOCAL_ID(0), line = GROUP_ID(1), p = GROUP_ID(2);
   const int b = p / channels, c = p % channels;
   const int length = rows ? width : height;
-  if (rows && lid == 0) V_DST(0, line + 1) = V_STORE((VACC)0);
-  if (!rows && lid == 0) V_DST(line + 1, 0) = V_STORE((VACC)0);
-  if (!rows && line == 0 && lid == 0) V_DST(0, 0) = V_STORE((VACC)0);
+  if (lid == 0) line_zeros(line, b, c, channels, height, dst, dst_offset, dst_step, rows);
   VACC carry = 0;
   for (int base = 0; base < length; base += LINE_GROUP * SEGMENT) {
     VACC run[SEGMENT];
