@@ -129,7 +129,11 @@ TEST(Median, AutomaticOnLargerImages) {
   check_cases({{Depth::u8, 1, 3, MedianMethod::automatic},
                {Depth::u8, 1, 5, MedianMethod::automatic},
                {Depth::u8, 1, 7, MedianMethod::automatic},
-               {Depth::f32, 1, 5, MedianMethod::automatic}},
+               {Depth::u8, 1, 9, MedianMethod::automatic},
+              {Depth::u8, 1, 11, MedianMethod::automatic},
+              {Depth::u8, 4, 5, MedianMethod::automatic},
+              {Depth::f32, 1, 3, MedianMethod::automatic},
+              {Depth::f32, 1, 5, MedianMethod::automatic}},
               {{131, 257}}, 300);
 }
 
