@@ -245,13 +245,15 @@ KERNEL void median_tiled(int width, int height, float border_value, CONST_IMAGE_
   }
   VAL_T o[TILE_X * TILE_Y];
   median_tile_network(p, o);
+  /* Whole tiles store without per-output checks. */
+  const bool whole = x0 + TILE_X <= width && y0 + TILE_Y <= height;
 #pragma unroll
   for (int i = 0; i < TILE_Y; ++i) {
-    if (y0 + i < height) {
-      GLOBAL SRC_T* out = dst + IMAGE_INDEX(dst, c, y0 + i);
+    if (whole || y0 + i < height) {
+      GLOBAL SRC_T* out = dst + IMAGE_INDEX(dst, c, y0 + i) + x0 * CN;
 #pragma unroll
       for (int j = 0; j < TILE_X; ++j) {
-        if (x0 + j < width) out[(x0 + j) * CN] = (SRC_T)o[i * TILE_X + j];
+        if (whole || x0 + j < width) out[j * CN] = (SRC_T)o[i * TILE_X + j];
       }
     }
   }

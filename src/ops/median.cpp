@@ -32,7 +32,7 @@ struct MedianPolicy {
 struct TileNetwork {
   int ksize, x, y;
 };
-constexpr TileNetwork kTileNetworks[] = {{3, 8, 2}, {5, 8, 2}, {5, 4, 2}, {7, 8, 2}, {7, 4, 2}, {9, 4, 2}};
+constexpr TileNetwork kTileNetworks[] = {{3, 8, 2}, {5, 8, 2}, {5, 4, 2}, {7, 8, 2}, {9, 4, 2}};
 
 bool has_tile_network(int ksize) {
   return std::any_of(std::begin(kTileNetworks), std::end(kTileNetworks), [&](const TileNetwork& t) { return t.ksize == ksize; });
