@@ -27,6 +27,7 @@ bool applies(MedianMethod m, const Config& c) {
     case MedianMethod::sorted_columns: return c.ksize == 3;
     case MedianMethod::network: return c.ksize <= 7;
     case MedianMethod::histogram: return c.depth == Depth::u8;
+    case MedianMethod::tiled: return c.ksize <= 9;
     case MedianMethod::plain: return false;  // the reference: far too slow to time at 4K
   }
   return false;
@@ -44,7 +45,8 @@ std::vector<Case> make_cases(Env& env) {
     const Format format{c.depth, c.channels};
     auto src = std::make_shared<std::vector<DeviceImage>>(inputs(env, size, format, 0x3ed1a0 + static_cast<std::uint64_t>(c.ksize)));
     auto dst = std::make_shared<std::vector<DeviceImage>>(outputs(env, size, format));
-    for (MedianMethod m : {MedianMethod::automatic, MedianMethod::sorted_columns, MedianMethod::network, MedianMethod::histogram}) {
+    for (MedianMethod m : {MedianMethod::automatic, MedianMethod::sorted_columns, MedianMethod::network, MedianMethod::histogram,
+                           MedianMethod::tiled}) {
       if (!applies(m, c)) continue;
       Case k;
       k.op = "median";

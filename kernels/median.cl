@@ -5,6 +5,7 @@
  *   KSIZE               window side (odd); R is its radius, M the rank of the median
  *   BORDER              border code of common/border.h; border_value is the constant border's value
  *   TW                  outputs per work-item along x (median_columns3)
+ *   TILE_X, TILE_Y      outputs per work-item of median_tiled (a network of median_networks.cl)
  *   HIST_BITS           8 or 16 bits per histogram bin (median_histogram)
  * Every variant selects the element of rank M (0-based) among the KSIZE * KSIZE window values,
  * so all of them agree bit for bit. */
@@ -186,6 +187,74 @@ KERNEL void median_columns3(int width, int height, float border_value, CONST_IMA
       const PIX top = max(max(lo[t], lo[t + 1]), lo[t + 2]);
       const PIX bottom = min(min(hi[t], hi[t + 1]), hi[t + 2]);
       STORE_PIX(med3(top, med3(mid[t], mid[t + 1], mid[t + 2]), bottom), out, x0 + t);
+    }
+  }
+}
+#endif
+
+/* ---- tiled: TILE_X x TILE_Y outputs per work-item from one shared, pruned network ----------- */
+/* The network (kernels/median_networks.cl, written by scripts/gen_median_networks.py) sorts each
+ * column piece once and merges the windows' common parts hierarchically, dropping every value
+ * that can no longer be a median. Work-item e of dimension 0 does channel e % CN of tile e / CN,
+ * so that a warp's loads stay within a few cache lines for every channel count. Values are held
+ * as 32-bit numbers (VAL_T): one min or max instruction each. */
+#ifdef TILE_X
+#if SRC_DEPTH == DEPTH_F32
+#define VAL_T float
+#elif SRC_DEPTH == DEPTH_S16
+#define VAL_T int
+#else
+#define VAL_T uint
+#endif
+#define MN(a, b) min(a, b)
+#define MX(a, b) max(a, b)
+#include "median_networks.cl"
+
+#define TILE_W (TILE_X + KSIZE - 1)
+#define TILE_H (TILE_Y + KSIZE - 1)
+
+KERNEL void median_tiled(int width, int height, float border_value, CONST_IMAGE_PARAM(SRC_T, src),
+                         IMAGE_PARAM(SRC_T, dst)) {
+  const int e = GLOBAL_ID(0);
+  const int tile = e / CN;
+  const int c = e - tile * CN;
+  const int x0 = tile * TILE_X;
+  const int y0 = GLOBAL_ID(1) * TILE_Y;
+  if (x0 >= width || y0 >= height) return;
+  VAL_T p[TILE_H * TILE_W];
+  if (x0 >= R && x0 + TILE_X + R <= width && y0 >= R && y0 + TILE_Y + R <= height) {
+    GLOBAL const SRC_T* base = src + src_offset + (y0 - R) * src_step + (x0 - R) * CN + c;
+#pragma unroll
+    for (int i = 0; i < TILE_H; ++i) {
+#pragma unroll
+      for (int j = 0; j < TILE_W; ++j) p[i * TILE_W + j] = (VAL_T)base[i * src_step + j * CN];
+    }
+  } else {
+    const VAL_T fill = (VAL_T)((SRC_T)border_value);
+    int column[TILE_W];
+#pragma unroll
+    for (int j = 0; j < TILE_W; ++j) column[j] = border_index(x0 - R + j, width, BORDER);
+#pragma unroll
+    for (int i = 0; i < TILE_H; ++i) {
+      GLOBAL const SRC_T* row = source_row(src, src_offset, src_step, y0 - R + i, height);
+#pragma unroll
+      for (int j = 0; j < TILE_W; ++j) {
+        p[i * TILE_W + j] = (row == 0 || column[j] < 0) ? fill : (VAL_T)row[column[j] * CN + c];
+      }
+    }
+  }
+  VAL_T o[TILE_X * TILE_Y];
+  median_tile_network(p, o);
+  /* Whole tiles store without per-output checks. */
+  const bool whole = x0 + TILE_X <= width && y0 + TILE_Y <= height;
+#pragma unroll
+  for (int i = 0; i < TILE_Y; ++i) {
+    if (whole || y0 + i < height) {
+      GLOBAL SRC_T* out = dst + IMAGE_INDEX(dst, c, y0 + i) + x0 * CN;
+#pragma unroll
+      for (int j = 0; j < TILE_X; ++j) {
+        if (whole || x0 + j < width) out[j * CN] = (SRC_T)o[i * TILE_X + j];
+      }
     }
   }
 }

@@ -81,6 +81,8 @@ TEST(Median, ThreeByThree) {
                {Depth::f32, 1, 3, MedianMethod::network},
                {Depth::s16, 2, 3, MedianMethod::network},
                {Depth::u8, 1, 3, MedianMethod::histogram},
+               {Depth::u8, 1, 3, MedianMethod::tiled},
+               {Depth::f32, 2, 3, MedianMethod::tiled},
                {Depth::u8, 3, 3, MedianMethod::plain},
                {Depth::f32, 1, 3, MedianMethod::plain}},
               {{1, 1}, {2, 3}, {37, 23}, {67, 5}, {300, 9}}, 1);
@@ -95,6 +97,11 @@ TEST(Median, FiveByFive) {
                {Depth::f32, 1, 5, MedianMethod::network},
                {Depth::f32, 2, 5, MedianMethod::network},
                {Depth::u8, 1, 5, MedianMethod::histogram},
+               {Depth::u8, 1, 5, MedianMethod::tiled},
+               {Depth::u8, 4, 5, MedianMethod::tiled},
+               {Depth::u16, 1, 5, MedianMethod::tiled},
+               {Depth::s16, 3, 5, MedianMethod::tiled},
+               {Depth::f32, 1, 5, MedianMethod::tiled},
                {Depth::u8, 3, 5, MedianMethod::histogram},
                {Depth::u8, 1, 5, MedianMethod::plain},
                {Depth::u16, 1, 5, MedianMethod::plain}},
@@ -103,6 +110,9 @@ TEST(Median, FiveByFive) {
 
 TEST(Median, LargeWindows) {
   check_cases({{Depth::u8, 1, 7, MedianMethod::network},
+               {Depth::u8, 1, 7, MedianMethod::tiled},
+               {Depth::u8, 3, 7, MedianMethod::tiled},
+               {Depth::u8, 1, 9, MedianMethod::tiled},
                {Depth::u8, 1, 7, MedianMethod::histogram},
                {Depth::u8, 4, 7, MedianMethod::histogram},
                {Depth::u8, 1, 9, MedianMethod::histogram},
@@ -119,7 +129,11 @@ TEST(Median, AutomaticOnLargerImages) {
   check_cases({{Depth::u8, 1, 3, MedianMethod::automatic},
                {Depth::u8, 1, 5, MedianMethod::automatic},
                {Depth::u8, 1, 7, MedianMethod::automatic},
-               {Depth::f32, 1, 5, MedianMethod::automatic}},
+               {Depth::u8, 1, 9, MedianMethod::automatic},
+              {Depth::u8, 1, 11, MedianMethod::automatic},
+              {Depth::u8, 4, 5, MedianMethod::automatic},
+              {Depth::f32, 1, 3, MedianMethod::automatic},
+              {Depth::f32, 1, 5, MedianMethod::automatic}},
               {{131, 257}}, 300);
 }
 
@@ -127,7 +141,7 @@ TEST(Median, AutomaticOnLargerImages) {
 TEST(Median, FewDistinctValues) {
   std::uint32_t seed = 400;
   for (int ksize : {3, 5, 7}) {
-    for (MedianMethod method : {MedianMethod::network, MedianMethod::sorted_columns, MedianMethod::histogram}) {
+    for (MedianMethod method : {MedianMethod::network, MedianMethod::sorted_columns, MedianMethod::histogram, MedianMethod::tiled}) {
       if (method == MedianMethod::sorted_columns && ksize != 3) continue;
       SCOPED_TRACE(std::to_string(ksize) + " " + std::string(to_string(method)));
       const HostImage src = random_image(61, 47, Format{Depth::u8, 1}, seed++, 0, 2);
@@ -143,7 +157,8 @@ TEST(Median, BorderModes) {
   std::uint32_t seed = 500;
   for (BorderMode border : {BorderMode::constant, BorderMode::reflect, BorderMode::reflect_101, BorderMode::wrap}) {
     for (auto [ksize, method] : {std::pair{3, MedianMethod::sorted_columns}, std::pair{3, MedianMethod::network},
-                                 std::pair{5, MedianMethod::histogram}, std::pair{5, MedianMethod::plain}}) {
+                                 std::pair{5, MedianMethod::histogram}, std::pair{5, MedianMethod::plain},
+                                 std::pair{7, MedianMethod::tiled}}) {
       SCOPED_TRACE(std::string(to_string(border)) + " " + std::to_string(ksize) + " " + std::string(to_string(method)));
       for (Size size : {Size{1, 1}, Size{3, 2}, Size{29, 17}}) {
         const HostImage src = random_image(size.width, size.height, Format{Depth::u8, 1}, seed++);

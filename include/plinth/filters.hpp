@@ -178,10 +178,13 @@ enum class MedianMethod {
                    // median(max of minima, median of medians, min of maxima)
   histogram,       // u8, any size: a running histogram per column walking down (Huang), about
                    // 2 * ksize updates per output
+  tiled,           // 3x3 to 9x9: a tile of outputs per work-item from one min/max network that sorts
+                   // each column piece once, merges the windows' shared parts hierarchically and
+                   // drops values that can no longer be a median (generated, see docs/filters_b.md)
 };
 
 std::string_view to_string(MedianMethod method) noexcept;
-// Parses "auto", "plain", "network", "sorted_columns" or "histogram".
+// Parses "auto", "plain", "network", "sorted_columns", "histogram" or "tiled".
 MedianMethod parse_median_method(std::string_view text);
 
 struct MedianOptions {

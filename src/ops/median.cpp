@@ -21,7 +21,22 @@ struct MedianPolicy {
   int columns_outputs = 4;   // outputs per work-item of sorted_columns (TW), set per channel count
   std::size_t histogram_group = 128;
   int histogram_rows = 64;   // rows each histogram work-item walks
+  int tile_x = 8;            // outputs per work-item of tiled (one of kTileNetworks)
+  int tile_y = 2;
+  std::size_t tiled_group_x = 32;  // a warp along x: 32 tiles side by side
+  std::size_t tiled_group_y = 4;
 };
+
+// The (ksize, tile_x, tile_y) networks that kernels/median_networks.cl holds
+// (scripts/gen_median_networks.py, CONFIGS).
+struct TileNetwork {
+  int ksize, x, y;
+};
+constexpr TileNetwork kTileNetworks[] = {{3, 8, 2}, {5, 8, 2}, {5, 4, 2}, {7, 8, 2}, {9, 4, 2}};
+
+bool has_tile_network(int ksize) {
+  return std::any_of(std::begin(kTileNetworks), std::end(kTileNetworks), [&](const TileNetwork& t) { return t.ksize == ksize; });
+}
 
 MedianPolicy median_policy(const DeviceInfo& device, const DeviceImage& src, int ksize) {
   MedianPolicy p;
@@ -41,6 +56,19 @@ MedianPolicy median_policy(const DeviceInfo& device, const DeviceImage& src, int
   const double target = std::max(1u, device.compute_units) * 2048.0;
   const int rows = static_cast<int>(std::ceil(columns * src.height() / target));
   p.histogram_rows = std::clamp(rows, std::max(8, 2 * ksize), 256);
+  // Tiles 8 wide for 1- and 2-byte elements; 4 wide for 4-byte ones, so that one load instruction
+  // of a warp (32 lanes, tile_x elements apart) spans at most 512 bytes. The widest tile a size
+  // has otherwise: more outputs share each sorted piece.
+  const bool wide = depth_size(src.depth()) >= 4;
+  p.tile_x = 0;
+  for (const TileNetwork& t : kTileNetworks) {
+    if (t.ksize != ksize) continue;
+    const bool better = p.tile_x == 0 || (wide ? t.x < p.tile_x : t.x > p.tile_x);
+    if (better) {
+      p.tile_x = t.x;
+      p.tile_y = t.y;
+    }
+  }
   return p;
 }
 
@@ -58,6 +86,19 @@ float saturated_border(Depth depth, double value) {
     case Depth::s16: return static_cast<float>(std::clamp(std::nearbyint(value), -32768.0, 32767.0));
     default: return static_cast<float>(value);
   }
+}
+
+// The automatic choice; docs/filters_b.md gives the measurements and estimates behind it.
+MedianMethod automatic_method(const DeviceInfo& device, const DeviceImage& src, int k) {
+  if (k > 9) return MedianMethod::histogram;  // u8 only (checked before)
+  if (k > 3) return MedianMethod::tiled;
+  // 3x3. GPUs (H100, 4K): sorted_columns for 1- and 2-byte elements (u8 31.7 us, u16 48.8 us),
+  // network for 4-byte ones, whose sorted_columns loads span too many cache lines per warp
+  // (f32 64 us against 104 us). PoCL: tiled for one channel (fewest operations, and work-items
+  // vectorise well), sorted_columns for interleaved channels, where tiled's per-channel loads
+  // gather.
+  if (device.type == DeviceType::cpu) return src.channels() == 1 ? MedianMethod::tiled : MedianMethod::sorted_columns;
+  return depth_size(src.depth()) >= 4 ? MedianMethod::network : MedianMethod::sorted_columns;
 }
 
 Plan make_plan(Queue& queue, const DeviceImage& src, DeviceImage& dst, const MedianOptions& o) {
@@ -80,15 +121,7 @@ Plan make_plan(Queue& queue, const DeviceImage& src, DeviceImage& dst, const Med
 
   Plan plan{k, o.method, saturated_border(src.depth(), o.border_value)};
   if (k == 1) return plan;  // a copy, whatever the method
-  if (plan.method == MedianMethod::automatic) {
-    if (k == 3) {
-      plan.method = MedianMethod::sorted_columns;
-    } else if (src.depth() == Depth::u8) {
-      plan.method = MedianMethod::histogram;
-    } else {
-      plan.method = MedianMethod::network;
-    }
-  }
+  if (plan.method == MedianMethod::automatic) plan.method = automatic_method(queue.context().device(), src, k);
   const auto refuse = [&](const std::string& why) {
     throw Error(ErrorCode::invalid_argument, kOp, "method", std::string(to_string(plan.method)) + " " + why);
   };
@@ -101,6 +134,9 @@ Plan make_plan(Queue& queue, const DeviceImage& src, DeviceImage& dst, const Med
       break;
     case MedianMethod::histogram:
       if (src.depth() != Depth::u8) refuse("handles u8 images");
+      break;
+    case MedianMethod::tiled:
+      if (!has_tile_network(k)) refuse("handles 3x3, 5x5, 7x7 and 9x9 windows");
       break;
     default: break;
   }
@@ -123,17 +159,19 @@ std::string_view to_string(MedianMethod method) noexcept {
     case MedianMethod::network: return "network";
     case MedianMethod::sorted_columns: return "sorted_columns";
     case MedianMethod::histogram: return "histogram";
+    case MedianMethod::tiled: return "tiled";
   }
   return "?";
 }
 
 MedianMethod parse_median_method(std::string_view text) {
   for (MedianMethod m : {MedianMethod::automatic, MedianMethod::plain, MedianMethod::network, MedianMethod::sorted_columns,
-                         MedianMethod::histogram}) {
+                         MedianMethod::histogram, MedianMethod::tiled}) {
     if (text == to_string(m)) return m;
   }
   throw Error(ErrorCode::invalid_argument, kOp, "method",
-              "unknown method '" + std::string(text) + "' (expected auto, plain, network, sorted_columns or histogram)");
+              "unknown method '" + std::string(text) +
+                  "' (expected auto, plain, network, sorted_columns, histogram or tiled)");
 }
 
 Event median_blur(Queue& queue, const DeviceImage& src, DeviceImage& dst, const MedianOptions& options) {
@@ -181,6 +219,17 @@ Event median_blur(Queue& queue, const DeviceImage& src, DeviceImage& dst, const 
                                 static_cast<std::size_t>(policy.histogram_rows);
       return Event(launch.run(detail::range(detail::round_up(columns, policy.histogram_group), bands),
                               detail::range(policy.histogram_group, 1)));
+    }
+    case MedianMethod::tiled: {
+      build.define("TILE_X", policy.tile_x).define("TILE_Y", policy.tile_y);
+      detail::Launch launch(queue, detail::get_program(queue, "median.cl", build), "median_tiled");
+      launch.arg(src.width()).arg(src.height()).arg(plan.border_value).image(src).image(dst);
+      const auto tx = static_cast<std::size_t>(policy.tile_x);
+      const auto ty = static_cast<std::size_t>(policy.tile_y);
+      const std::size_t items = (width + tx - 1) / tx * static_cast<std::size_t>(src.channels());
+      const std::size_t rows = (height + ty - 1) / ty;
+      return Event(launch.run(detail::range(detail::round_up(items, policy.tiled_group_x), detail::round_up(rows, policy.tiled_group_y)),
+                              detail::range(policy.tiled_group_x, policy.tiled_group_y)));
     }
     case MedianMethod::automatic: break;
   }
