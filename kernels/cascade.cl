@@ -59,7 +59,7 @@
 #define FOOT_H 1
 #endif
 #define WARPS (GROUP / 32)
-#define RESULT_HEADER 64
+#define RESULT_HEADER 64 /* counters 0-31 count lists, 32-63 hand out chunks (tickets) */
 #define COOP_LANES 32
 
 /* Job table: 4 ints per scale job: first window index, windows per row, step, element offset
@@ -280,16 +280,20 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void cascade_first(uint total, COMMON_PARAMS
 }
 
 /* staged, later passes: the windows listed in `in` (counted by result[in_counter]), one
- * work-item each, in a grid-stride loop over the list. filter_visited drops first the windows
+ * work-item each; work-groups take chunks of GROUP entries with tickets (result[ticket]), so
+ * that however many groups fit on the device, none idles while chunks are left. filter_visited
+ * drops first the windows
  * OpenCV's row loop skips (the skip bits are complete once cascade_first has run). Stages
  * [stage_begin, stage_end); survivors go to `out` (counted by result[out_counter]) or, when
  * final, to the result list as window indices. */
 KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void cascade_lanes(COMMON_PARAMS, int stage_begin, int stage_end, int filter_visited,
                                                         GLOBAL const uint* RESTRICT skip_bits, GLOBAL uint* RESTRICT result,
                                                         int in_counter, GLOBAL const uint2* RESTRICT in, int out_counter,
-                                                        GLOBAL uint2* RESTRICT out, int final_list, uint capacity) {
+                                                        GLOBAL uint2* RESTRICT out, int final_list, uint capacity,
+                                                        int ticket) {
   LOCAL uint slots[GROUP];
   LOCAL uint warp_base[WARPS + 1];
+  LOCAL uint next_chunk;
   (void)sq_plane;
   (void)n0;
   (void)n1;
@@ -297,9 +301,13 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void cascade_lanes(COMMON_PARAMS, int stage_
   (void)n3;
   (void)area;
   const uint n = min(result[in_counter], capacity);
-  const uint stride = (uint)GLOBAL_SIZE(0);
-  for (uint chunk = (uint)GROUP_ID(0) * GROUP; chunk < n; chunk += stride) {
-    const uint i = chunk + (uint)LOCAL_ID(0);
+  for (;;) {
+    if (LOCAL_ID(0) == 0) next_chunk = atomic_inc(result + ticket);
+    BARRIER_LOCAL();
+    const uint chunk = next_chunk;
+    BARRIER_LOCAL();
+    if (chunk >= (n + GROUP - 1) / GROUP) break; /* uniform */
+    const uint i = chunk * GROUP + (uint)LOCAL_ID(0);
     int keep = 0;
     uint2 e = (uint2)(0u, 0u);
     if (i < n) {

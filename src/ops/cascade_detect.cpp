@@ -33,7 +33,9 @@ constexpr const char* kOp = "detect_multi_scale";
 // Work shapes and the staged schedule (see docs/cascade.md, "Methods").
 struct CascadePolicy {
   static constexpr std::size_t group = 256;              // cascade_first, cascade_lanes (multiple of 32)
-  static constexpr std::size_t lane_groups_per_unit = 8;  // cascade_lanes: resident groups per compute unit
+  // cascade_lanes: more groups than fit at once (up to 8 per unit), so that every unit is busy;
+  // groups take chunks of the list with tickets and leave when none are left.
+  static constexpr std::size_t lane_groups_per_unit = 16;
   static constexpr std::size_t coop_groups_per_unit = 32;  // cascade_coop: one warp each
   static constexpr std::size_t simple_group = 128;
   static constexpr std::size_t visit_items = 16384;       // cascade_visit: a grid-stride loop
@@ -42,11 +44,15 @@ struct CascadePolicy {
   // (frontalface_default on photographs), too sparse for one work-item per window to read
   // neighbouring memory, and the next stages have 32 trees or more.
   static constexpr int cooperative_from = 3;
+  // On CPUs (PoCL) a warp is emulated with barriers and local memory: one work-item per window
+  // throughout is faster there.
+  static constexpr bool cooperative_on_cpu = false;
   static constexpr std::size_t footprint_bytes = 16384;   // largest local copy of a window's integrals
   static constexpr std::uint32_t download_prefix = 4096;  // final windows read back with the counters
 };
 
 constexpr int kResultHeader = 64;  // RESULT_HEADER in kernels/cascade.cl
+constexpr int kTickets = 32;       // header words from here on hand out chunks to work-groups
 constexpr std::size_t kCoopLanes = 32;  // COOP_LANES in kernels/cascade.cl: one warp
 
 std::shared_ptr<Buffer> allocate(const Queue& queue, std::size_t bytes) {
@@ -209,12 +215,16 @@ void prepare(DetectionState& s, Queue& queue, const CascadeModel& m, const std::
 }
 
 // The staged schedule for a cascade of `n` stages.
-std::vector<Pass> staged_passes(const CascadeModel& m, const DetectOptions& options) {
+std::vector<Pass> staged_passes(const CascadeModel& m, const DetectOptions& options, const DeviceInfo& device) {
   const int n = static_cast<int>(m.stages.size());
   const int first_end = std::min(CascadePolicy::first_stages, n);
   int coop = n;
   if (m.order_free_sums) {
-    coop = options.cooperative_from > 0 ? options.cooperative_from : CascadePolicy::cooperative_from;
+    if (options.cooperative_from > 0) {
+      coop = options.cooperative_from;
+    } else if (device.type != DeviceType::cpu || CascadePolicy::cooperative_on_cpu) {
+      coop = CascadePolicy::cooperative_from;
+    }
     coop = std::clamp(coop, first_end, n);
   }
   std::vector<Pass> passes;
@@ -233,7 +243,7 @@ std::vector<Pass> staged_passes(const CascadeModel& m, const DetectOptions& opti
   } else {
     passes.back().final = true;
   }
-  if (passes.size() >= static_cast<std::size_t>(kResultHeader)) {
+  if (passes.size() > static_cast<std::size_t>(kTickets)) {
     throw Error(ErrorCode::internal, kOp, "passes", "too many passes for the result header");
   }
   return passes;
@@ -405,7 +415,7 @@ Event detect_multi_scale(Queue& queue, const Cascade& cascade, std::span<const D
     s.final_counter = 1;
   } else {
     // Pass p counts its output list in counter p; lists alternate between the two buffers.
-    const std::vector<Pass> passes = staged_passes(m, options);
+    const std::vector<Pass> passes = staged_passes(m, options, queue.context().device());
     for (std::size_t p = 0; p < passes.size(); ++p) {
       const Pass& pass = passes[p];
       const int counter = static_cast<int>(p);
@@ -425,6 +435,7 @@ Event detect_multi_scale(Queue& queue, const Cascade& cascade, std::span<const D
         Launch l(queue, program, "cascade_lanes");
         common(l).arg(pass.stage_begin).arg(pass.stage_end).arg(pass.filter_visited ? 1 : 0).buffer(*s.skip_bits);
         l.buffer(*s.result).arg(counter - 1).buffer(in).arg(counter).buffer(next).arg(pass.final ? 1 : 0).arg(s.capacity);
+        l.arg(kTickets + counter);
         const std::size_t most = (s.capacity + CascadePolicy::group - 1) / CascadePolicy::group;
         const std::size_t groups = std::min(units * CascadePolicy::lane_groups_per_unit, most);
         log.add(l.run(range(groups * CascadePolicy::group), range(CascadePolicy::group)));

@@ -1,7 +1,10 @@
 // Packing a cascade into the node tables of kernels/cascade.cl.
 #include "ops/cascade_tables.hpp"
 
+#include "plinth/error.hpp"
+
 #include <cstring>
+#include <string>
 
 namespace plinth::detail {
 namespace {
@@ -72,6 +75,12 @@ CascadeTableData make_cascade_tables(const CascadeModel& m, int pitch, int tilte
   }
   if (stumps) {
     // A stump takes leaf 0 on the left branch and leaf 1 on the right, whatever its child fields.
+    // The kernels find tree t's node at index t.
+    for (std::size_t t = 0; t < m.trees.size(); ++t) {
+      if (m.trees[t].first_node != static_cast<int>(t)) {
+        throw Error(ErrorCode::internal, "cascade", m.name, "stump " + std::to_string(t) + " is not node " + std::to_string(t));
+      }
+    }
     for (const CascadeTree& t : m.trees) {
       at(static_cast<std::size_t>(t.first_node), lr_chunk, 0) = f2i(m.leaves[t.first_leaf]);
       at(static_cast<std::size_t>(t.first_node), lr_chunk, 1) = f2i(m.leaves[t.first_leaf + 1]);
