@@ -281,11 +281,10 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void cascade_first(uint total, COMMON_PARAMS
 
 /* staged, later passes: the windows listed in `in` (counted by result[in_counter]), one
  * work-item each; work-groups take chunks of GROUP entries with tickets (result[ticket]), so
- * that however many groups fit on the device, none idles while chunks are left. filter_visited
- * drops first the windows
- * OpenCV's row loop skips (the skip bits are complete once cascade_first has run). Stages
- * [stage_begin, stage_end); survivors go to `out` (counted by result[out_counter]) or, when
- * final, to the result list as window indices. */
+ * that however many groups fit on the device, none idles while chunks are left.
+ * filter_visited drops first the windows OpenCV's row loop skips (the skip bits are complete
+ * once cascade_first has run). Stages [stage_begin, stage_end); survivors go to `out` (counted
+ * by result[out_counter]) or, when final, to the result list as window indices. */
 KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void cascade_lanes(COMMON_PARAMS, int stage_begin, int stage_end, int filter_visited,
                                                         GLOBAL const uint* RESTRICT skip_bits, GLOBAL uint* RESTRICT result,
                                                         int in_counter, GLOBAL const uint2* RESTRICT in, int out_counter,
