@@ -61,6 +61,7 @@
 #define WARPS (GROUP / 32)
 #define RESULT_HEADER 64 /* counters 0-31 count lists, 32-63 hand out chunks (tickets) */
 #define COOP_LANES 32
+#define COOP_CHUNK 8 /* windows cascade_coop takes per ticket */
 
 /* Job table: 4 ints per scale job: first window index, windows per row, step, element offset
  * of the job's top-left corner in the sum plane. */
@@ -348,8 +349,10 @@ INLINE double coop_sum(double v, LOCAL double* slots) {
 #endif
 }
 
-/* staged, last pass: one group of 32 work-items (one warp) per listed window, in a loop over the
- * list; each work-item adds the leaves of every 32nd tree of a stage. With FOOT_PLANES the
+/* staged, last pass: one group of 32 work-items (one warp) per listed window; groups take
+ * COOP_CHUNK windows at a time with tickets (result[ticket]), so that the rare windows that run
+ * every stage do not hold back a group's fixed share; each work-item adds the leaves of every
+ * 32nd tree of a stage. With FOOT_PLANES the
  * window's integrals are first copied to local memory and read through `local_nodes`, whose
  * offsets are relative to that copy. Survivors of stages [stage_begin, stage_end) go to the
  * result list. */
@@ -358,8 +361,9 @@ KERNEL REQD_GROUP_SIZE(COOP_LANES, 1, 1) void cascade_coop(COMMON_PARAMS, int st
                                                             GLOBAL uint* RESTRICT result, int in_counter,
                                                             GLOBAL const uint2* RESTRICT in, int out_counter,
                                                             uint capacity, int tilted_plane,
-                                                            GLOBAL const int4* RESTRICT local_nodes) {
+                                                            GLOBAL const int4* RESTRICT local_nodes, int ticket) {
   LOCAL double slots[COOP_LANES];
+  LOCAL uint next_chunk;
 #if FOOT_PLANES > 0
   LOCAL int foot[FOOT_PLANES * FOOT_W * FOOT_H];
 #endif
@@ -373,45 +377,53 @@ KERNEL REQD_GROUP_SIZE(COOP_LANES, 1, 1) void cascade_coop(COMMON_PARAMS, int st
   (void)local_nodes;
   const int lane = LOCAL_ID(0);
   const uint n = min(result[in_counter], capacity);
-  for (uint i = (uint)GROUP_ID(0); i < n; i += (uint)NUM_GROUPS(0)) {
-    const uint2 e = in[i];
-    const Window win = decode_window(e.x, njobs, jobs, pitch);
-    if (filter_visited && !visited_window(skip_bits, e.x, win, jobs)) continue; /* uniform */
-    const float vnf = as_float(e.y);
-    GLOBAL const int* p = integral + integral_offset + win.base;
-#if FOOT_PLANES > 0
-    for (int k = lane; k < FOOT_PLANES * FOOT_W * FOOT_H; k += COOP_LANES) {
-      const int plane = k / (FOOT_W * FOOT_H);
-      const int r = (k - plane * (FOOT_W * FOOT_H)) / FOOT_W;
-      const int c = k - plane * (FOOT_W * FOOT_H) - r * FOOT_W;
-      foot[k] = p[plane * tilted_plane + r * pitch + c];
-    }
+  for (;;) {
+    if (lane == 0) next_chunk = atomic_inc(result + ticket);
     BARRIER_LOCAL();
-#endif
-    int passed = 1;
-    for (int s = stage_begin; s < stage_end; ++s) {
-      const int first = stages[4 * s];
-      const int count = stages[4 * s + 1];
-      double partial = 0.0;
-      for (int t = lane; t < count; t += COOP_LANES) {
+    const uint begin = next_chunk * COOP_CHUNK;
+    BARRIER_LOCAL();
+    if (begin >= n) break; /* uniform */
+    const uint end = min(begin + COOP_CHUNK, n);
+    for (uint i = begin; i < end; ++i) {
+      const uint2 e = in[i];
+      const Window win = decode_window(e.x, njobs, jobs, pitch);
+      if (filter_visited && !visited_window(skip_bits, e.x, win, jobs)) continue; /* uniform */
+      const float vnf = as_float(e.y);
+      GLOBAL const int* p = integral + integral_offset + win.base;
 #if FOOT_PLANES > 0
-        partial += (double)tree_value_l(foot, vnf, first + t, local_nodes, nn, trees, leaves);
+      for (int k = lane; k < FOOT_PLANES * FOOT_W * FOOT_H; k += COOP_LANES) {
+        const int plane = k / (FOOT_W * FOOT_H);
+        const int r = (k - plane * (FOOT_W * FOOT_H)) / FOOT_W;
+        const int c = k - plane * (FOOT_W * FOOT_H) - r * FOOT_W;
+        foot[k] = p[plane * tilted_plane + r * pitch + c];
+      }
+      BARRIER_LOCAL();
+#endif
+      int passed = 1;
+      for (int s = stage_begin; s < stage_end; ++s) {
+        const int first = stages[4 * s];
+        const int count = stages[4 * s + 1];
+        double partial = 0.0;
+        for (int t = lane; t < count; t += COOP_LANES) {
+#if FOOT_PLANES > 0
+          partial += (double)tree_value_l(foot, vnf, first + t, local_nodes, nn, trees, leaves);
 #else
-        partial += (double)tree_value_g(p, vnf, first + t, nodes, nn, trees, leaves);
+          partial += (double)tree_value_g(p, vnf, first + t, nodes, nn, trees, leaves);
 #endif
+        }
+        if (coop_sum(partial, slots) < (double)as_float(stages[4 * s + 2])) {
+          passed = 0;
+          break;
+        }
       }
-      if (coop_sum(partial, slots) < (double)as_float(stages[4 * s + 2])) {
-        passed = 0;
-        break;
+      if (passed && lane == 0) {
+        const uint slot = atomic_inc(result + out_counter);
+        if (slot < capacity) result[RESULT_HEADER + slot] = e.x;
       }
-    }
-    if (passed && lane == 0) {
-      const uint slot = atomic_inc(result + out_counter);
-      if (slot < capacity) result[RESULT_HEADER + slot] = e.x;
-    }
 #if FOOT_PLANES > 0
-    BARRIER_LOCAL(); /* the next window overwrites foot */
+      BARRIER_LOCAL(); /* the next window overwrites foot */
 #endif
+    }
   }
 }
 

@@ -36,7 +36,9 @@ struct CascadePolicy {
   // cascade_lanes: more groups than fit at once (up to 8 per unit), so that every unit is busy;
   // groups take chunks of the list with tickets and leave when none are left.
   static constexpr std::size_t lane_groups_per_unit = 16;
-  static constexpr std::size_t coop_groups_per_unit = 32;  // cascade_coop: one warp each
+  // cascade_coop: one warp each, at least as many as fit (32 blocks per unit on NVIDIA); groups
+  // take windows by tickets, so groups that do not fit at first find the work done.
+  static constexpr std::size_t coop_groups_per_unit = 40;
   static constexpr std::size_t simple_group = 128;
   static constexpr std::size_t visit_items = 16384;       // cascade_visit: a grid-stride loop
   static constexpr int first_stages = 1;                  // stages of cascade_first
@@ -443,7 +445,7 @@ Event detect_multi_scale(Queue& queue, const Cascade& cascade, std::span<const D
         Launch l(queue, program, "cascade_coop");
         common(l).arg(pass.stage_begin).arg(pass.stage_end).arg(pass.filter_visited ? 1 : 0).buffer(*s.skip_bits);
         l.buffer(*s.result).arg(counter - 1).buffer(in).arg(counter).arg(s.capacity).arg(s.tilted_plane);
-        l.buffer(*s.tables.local_nodes);
+        l.buffer(*s.tables.local_nodes).arg(kTickets + counter);
         const std::size_t groups = std::min<std::size_t>(units * CascadePolicy::coop_groups_per_unit, s.capacity);
         log.add(l.run(range(groups * kCoopLanes), range(kCoopLanes)));
       }
