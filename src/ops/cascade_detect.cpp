@@ -42,7 +42,7 @@ struct CascadePolicy {
   static constexpr std::size_t simple_group = 128;
   static constexpr std::size_t visit_items = 16384;       // cascade_visit: a grid-stride loop
   static constexpr int first_stages = 1;                  // stages of cascade_first
-  // The first stage run one warp per window. After stage 2 about a tenth of the windows are left
+  // The first stage run by one warp per window. After stage 2 about a tenth of the windows are left
   // (frontalface_default on photographs), too sparse for one work-item per window to read
   // neighbouring memory, and the next stages have 32 trees or more.
   static constexpr int cooperative_from = 3;
