@@ -130,19 +130,42 @@ KERNEL void resize_linear_u8(int exact, int sw, int sh, int cn, int dw, int dh, 
                                : resize_linear_element(src, src_offset, src_step, sw, sh, cn, dw, dh, dx, dy, c);
 }
 
-/* Several sizes of one single-channel source into one buffer, one launch. jobs holds 4 ints per
- * job: width, height, element offset of its first pixel in dst, first global row. Global
- * (largest width, sum of heights). */
-KERNEL void resize_linear_u8_jobs(int exact, int sw, int sh, int njobs, int dst_step, CONST_IMAGE_PARAM(uchar, src),
-                                  GLOBAL uchar* RESTRICT dst, GLOBAL const int* RESTRICT jobs) {
-  const int dx = GLOBAL_ID(0);
-  const int row = GLOBAL_ID(1);
-  int j = 0;
-  while (j + 1 < njobs && jobs[4 * (j + 1) + 3] <= row) ++j;
-  const int dw = jobs[4 * j];
-  const int dh = jobs[4 * j + 1];
-  const int dy = row - jobs[4 * j + 3];
-  if (dx >= dw || dy < 0 || dy >= dh) return;
-  dst[jobs[4 * j + 2] + dy * dst_step + dx] = exact ? resize_exact_element(src, src_offset, src_step, sw, sh, 1, dw, dh, dx, dy, 0)
-                                                    : resize_linear_element(src, src_offset, src_step, sw, sh, 1, dw, dh, dx, dy, 0);
+/* Several sizes of one single-channel source into one buffer with INTER_LINEAR_EXACT, one launch
+ * (the cascade's pyramid). The host (src/ops/resize_jobs.cpp) computes every coefficient with
+ * OpenCV's double arithmetic and reduces copies, exact halving and edges to one blend:
+ *   h(row) = (256 - a) * row[x0] + a * row[x1];  out = (h(y0) * (256 - b) + h(y1) * b + 32768) >> 16.
+ * table: jobs as int4 (width, destination offset, first column record, first row), from
+ * rows_at (in int4) one int4 per destination row (job, y0, y1, b), and the column records
+ * x0 | (x1 - x0) << 22 | a << 23, each job's starting on a multiple of 4. Global: (widest / 4
+ * rounded up, rows); a work-item writes 4 neighbouring pixels of one row. */
+KERNEL void resize_exact_jobs(int rows, int rows_at, int dst_step, CONST_IMAGE_PARAM(uchar, src),
+                              GLOBAL uchar* RESTRICT dst, GLOBAL const int4* RESTRICT table) {
+  const int q = GLOBAL_ID(0);
+  const int r = GLOBAL_ID(1);
+  if (r >= rows) return;
+  const int4 row = table[rows_at + r];
+  const int4 job = table[row.x];
+  const int dx = 4 * q;
+  if (dx >= job.x) return;
+  const uint4 c = as_uint4(((GLOBAL const int4*)((GLOBAL const int*)table + job.z))[q]);
+  GLOBAL const uchar* s0 = src + src_offset + row.y * src_step;
+  GLOBAL const uchar* s1 = src + src_offset + row.z * src_step;
+  const uint b1 = (uint)row.w, b0 = 256u - b1;
+  uint cs[4] = {c.x, c.y, c.z, c.w};
+  uchar out[4];
+  for (int k = 0; k < 4; ++k) {
+    const int x0 = (int)(cs[k] & 0x3fffffu);
+    const int x1 = x0 + (int)((cs[k] >> 22) & 1u);
+    const uint a1 = cs[k] >> 23, a0 = 256u - a1;
+    const uint h0 = a0 * (uint)s0[x0] + a1 * (uint)s0[x1];
+    const uint h1 = a0 * (uint)s1[x0] + a1 * (uint)s1[x1];
+    out[k] = convert_uchar_sat((h0 * b0 + h1 * b1 + 32768u) >> 16);
+  }
+  const int at = job.y + (r - job.w) * dst_step + dx;
+  const int n = min(4, job.x - dx);
+  if (n == 4 && (at & 3) == 0) {
+    *(GLOBAL uchar4*)(dst + at) = (uchar4)(out[0], out[1], out[2], out[3]);
+  } else {
+    for (int k = 0; k < n; ++k) dst[at + k] = out[k];
+  }
 }

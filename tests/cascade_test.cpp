@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
 #include <opencv2/core/ocl.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <opencv2/imgproc.hpp>
@@ -194,6 +195,100 @@ TEST(Cascade, RawWindowsAreOpenCVsForBothMethods) {
   }
 }
 
+// The staged schedule's variants give OpenCV's raw windows: warps from stage 1 (every survivor
+// of stage 0), from stage 3, and never (one work-item per window to the end, as on CPUs). A crop
+// of the astronaut around the face keeps the warps' emulation on CPUs quick.
+TEST(Cascade, StagedScheduleVariantsGiveOpenCVsWindows) {
+  const HostImage& full = samples().front().gray;
+  HostImage gray(256, 256, Format{Depth::u8, 1});
+  for (int y = 0; y < 256; ++y) {
+    for (int x = 0; x < 256; ++x) gray.at<std::uint8_t>(x, y) = full.at<std::uint8_t>(x + 96, y);
+  }
+  for (const char* name : {"frontalface_default", "eye_tree_eyeglasses", "fullbody", "lbpcascade_frontalface_improved"}) {
+    SCOPED_TRACE(name);
+    const std::string path = find_cascade(name);
+    const Cascade cascade = Cascade::load(path);
+    cv::CascadeClassifier reference(path);
+    DetectOptions o;
+    o.min_neighbors = 0;
+    const auto ref = opencv_detect(reference, gray, o);
+    o.method = CascadeMethod::staged;
+    for (int from : {1, 3, 1000}) {
+      o.cooperative_from = from;
+      EXPECT_EQ(detect_multi_scale(queue(), cascade, gray, o), ref) << "warps from stage " << from;
+    }
+  }
+}
+
+// A crafted two-stage cascade that many windows pass: more final windows than the first
+// download holds, a stage-0 pattern that makes OpenCV skip windows, and the shortest schedules
+// (stage 0, then one more stage one work-item or one warp per window).
+TEST(Cascade, ManyWindowsAndShortCascades) {
+  const auto stage = [](const std::string& feature, const std::string& leaves) {
+    return "<_><maxWeakCount>1</maxWeakCount><stageThreshold>-0.5</stageThreshold><weakClassifiers><_><internalNodes>0 -1 " +
+           feature + " 0.</internalNodes><leafValues>" + leaves + "</leafValues></_></weakClassifiers></_>";
+  };
+  const std::string xml =
+      "<?xml version=\"1.0\"?>\n<opencv_storage>\n<cascade type_id=\"opencv-cascade-classifier\">"
+      "<stageType>BOOST</stageType><featureType>HAAR</featureType><height>8</height><width>8</width>"
+      "<stageParams><maxWeakCount>1</maxWeakCount></stageParams><featureParams><maxCatCount>0</maxCatCount></featureParams>"
+      "<stageNum>2</stageNum><stages>" +
+      stage("0", "-1. 1.") + stage("1", "1. -1.") +
+      "</stages><features><_><rects><_>1 1 6 3 -1.</_><_>1 4 6 3 1.</_></rects></_>"
+      "<_><rects><_>1 1 3 6 -1.</_><_>4 1 3 6 1.</_></rects></_></features></cascade>\n</opencv_storage>\n";
+  const auto dir = std::filesystem::temp_directory_path() / "plinth_cascade_test";
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "two_stages.xml").string();
+  std::ofstream(path) << xml;
+  const Cascade cascade = Cascade::load(path);
+  cv::CascadeClassifier reference(path);
+  ASSERT_FALSE(reference.empty());
+  const HostImage gray = test::random_image(211, 157, Format{Depth::u8, 1}, 5);
+  DetectOptions o;
+  o.min_neighbors = 0;
+  const auto ref = opencv_detect(reference, gray, o);
+  EXPECT_GT(ref.size(), 4096u) << "the download of the first windows should not hold them all";
+  for (CascadeMethod method : {CascadeMethod::simple, CascadeMethod::staged}) {
+    for (int from : {1, 1000}) {
+      o.method = method;
+      o.cooperative_from = from;
+      EXPECT_EQ(detect_multi_scale(queue(), cascade, gray, o), ref) << to_string(method) << " warps from " << from;
+    }
+  }
+}
+
+// The phases of a call: named, timed, and the last pass's window count is the candidates'.
+TEST(Cascade, PhasesCountTheWindows) {
+  const Cascade cascade = Cascade::load(find_cascade("frontalface_default"));
+  const DeviceImage d = queue().upload(samples().front().gray);
+  for (CascadeMethod method : {CascadeMethod::simple, CascadeMethod::staged}) {
+    SCOPED_TRACE(to_string(method));
+    DetectOptions o;
+    o.method = method;
+    o.cooperative_from = 3;
+    DetectionBatch batch;
+    detect_multi_scale(queue(), cascade, std::span<const DeviceImage>(&d, 1), batch, o);
+    const auto& phases = batch.phases();
+    ASSERT_GE(phases.size(), 5u);
+    EXPECT_EQ(phases.front().name, "setup");
+    EXPECT_EQ(phases.back().name, "download");
+    const DetectionPhase& last_pass = phases[phases.size() - 2];
+    EXPECT_EQ(last_pass.windows, batch.candidates()[0].size());
+    std::uint64_t previous = ~std::uint64_t{0};
+    for (const DetectionPhase& p : phases) {
+      EXPECT_TRUE(p.event.valid()) << p.name;
+      if (p.event.valid()) {
+        EXPECT_GE(p.event.elapsed_us(), 0.0);
+      }
+      if (p.name.rfind("stage", 0) == 0) {
+        EXPECT_LE(p.windows, previous) << p.name;  // each pass keeps some of its input
+        previous = p.windows;
+      }
+    }
+    EXPECT_GE(batch.grouping_us(), 0.0);
+  }
+}
+
 TEST(Cascade, OptionsFollowOpenCV) {
   const HostImage& gray = samples().front().gray;
   const std::string path = find_cascade("frontalface_default");
@@ -282,6 +377,9 @@ TEST(Cascade, RejectsBadArguments) {
   EXPECT_TRUE(test::throws_code([&] { run(gray, o); }, ErrorCode::invalid_argument));
   o = DetectOptions{};
   o.min_size = {-1, 5};
+  EXPECT_TRUE(test::throws_code([&] { run(gray, o); }, ErrorCode::invalid_argument));
+  o = DetectOptions{};
+  o.cooperative_from = -1;
   EXPECT_TRUE(test::throws_code([&] { run(gray, o); }, ErrorCode::invalid_argument));
   std::vector<DeviceImage> none;
   EXPECT_TRUE(test::throws_code([&] { detect_multi_scale(queue(), cascade, none, batch); }, ErrorCode::invalid_argument));

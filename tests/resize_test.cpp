@@ -3,7 +3,10 @@
 
 #include <opencv2/imgproc.hpp>
 #include <random>
+#include <string>
+#include <vector>
 
+#include "ops/resize_jobs.hpp"
 #include "plinth/resize.hpp"
 #include "support/test_support.hpp"
 
@@ -64,6 +67,56 @@ TEST(Resize, RandomSizesMatchOpenCV) {
     const int sw = 1 + static_cast<int>(rng() % 200), sh = 1 + static_cast<int>(rng() % 150);
     const int dw = 1 + static_cast<int>(rng() % 220), dh = 1 + static_cast<int>(rng() % 160);
     check(sw, sh, dw, dh, 1 + static_cast<int>(rng() % 4), 100 + static_cast<std::uint32_t>(i));
+  }
+}
+
+// The cascade's pyramid: several sizes of one source into one buffer in one launch, from
+// host-computed coefficients, each equal to cv::resize(INTER_LINEAR_EXACT): copies, exact
+// halving, edges, growing, one-pixel sizes, destinations at odd offsets (byte stores) and at
+// multiples of 4 (word stores).
+TEST(Resize, JobsMatchOpenCVExact) {
+  for (const Size src_size : {Size{157, 113}, Size{1, 1}, Size{128, 96}}) {
+    SCOPED_TRACE(std::to_string(src_size.width) + "x" + std::to_string(src_size.height));
+    const HostImage src = test::random_image(src_size.width, src_size.height, Format{Depth::u8, 1}, 21);
+    const DeviceImage d_src = test::upload_padded(src, 3, 2);
+    const std::vector<Size> sizes{src_size,     {64, 48},  {143, 103}, {1, 1}, {7, 130},
+                                  {src_size.width / 2 > 0 ? src_size.width / 2 : 1, src_size.height / 2 > 0 ? src_size.height / 2 : 1},
+                                  {300, 5},     {33, 17}};
+    int rows = 0;
+    for (const Size& size : sizes) rows += size.height;
+    DeviceImage dst(queue().context(), 305, rows, Format{Depth::u8, 1});
+    queue().fill_bytes(dst, 0xA5);
+    const int pitch = static_cast<int>(dst.pitch_elements());
+    std::vector<detail::ResizeJob> jobs;
+    int row = 0;
+    for (const Size& size : sizes) {
+      jobs.push_back({size, static_cast<std::int64_t>(row) * pitch + (jobs.size() % 2 ? 1 : 4)});
+      row += size.height;
+    }
+    const detail::ResizeJobTable table = detail::pack_resize_jobs(src_size, jobs);
+    HostImage words_host(static_cast<int>(table.words.size()), 1, Format{Depth::s32, 1});
+    for (std::size_t k = 0; k < table.words.size(); ++k) words_host.at<std::int32_t>(static_cast<int>(k), 0) = table.words[k];
+    const DeviceImage words = queue().upload(words_host);
+    detail::launch_resize_jobs(queue(), d_src, *dst.buffer(), pitch, table, *words.buffer())->wait();
+    const HostImage out = queue().download(dst);
+    for (const detail::ResizeJob& j : jobs) {
+      SCOPED_TRACE(std::to_string(j.size.width) + "x" + std::to_string(j.size.height));
+      const HostImage expected = reference(src, j.size, Interpolation::linear_exact);
+      HostImage got(j.size.width, j.size.height, Format{Depth::u8, 1});
+      for (int y = 0; y < j.size.height; ++y) {
+        for (int x = 0; x < j.size.width; ++x) {
+          const std::int64_t at = j.dst_offset + static_cast<std::int64_t>(y) * pitch + x;
+          got.at<std::uint8_t>(x, y) = out.at<std::uint8_t>(static_cast<int>(at % pitch), static_cast<int>(at / pitch));
+        }
+      }
+      EXPECT_TRUE(test::images_equal(expected, got));
+      // Nothing written beside the destination's rows.
+      for (int y = 0; y < j.size.height; ++y) {
+        const int x0 = static_cast<int>(j.dst_offset % pitch), y0 = static_cast<int>(j.dst_offset / pitch) + y;
+        EXPECT_EQ(out.at<std::uint8_t>(x0 - 1, y0), 0xA5);
+        EXPECT_EQ(out.at<std::uint8_t>(x0 + j.size.width, y0), 0xA5);
+      }
+    }
   }
 }
 

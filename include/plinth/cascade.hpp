@@ -5,6 +5,7 @@
 // float/double arithmetic of features and stage sums, groupRectangles (eps 0.2) and clipping.
 // docs/cascade.md states the formats, the parameters and the agreement with OpenCV.
 
+#include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
@@ -61,12 +62,14 @@ inline constexpr const char* opencv_lbpcascade_dir = "/usr/share/opencv4/lbpcasc
 // the directory in PLINTH_CASCADE_DIR, if set, then opencv-data's directories. Throws Error(io) naming the places tried when nothing is found.
 std::string find_cascade(std::string_view name_or_path);
 
-// How windows are evaluated on the device. Both give identical results.
+// How windows are evaluated on the device. All give identical results.
 enum class CascadeMethod {
-  automatic,  // staged where the cascade allows it, else simple
-  simple,     // one work-item per window runs every stage
-  staged,     // one work-item per window for the first stages, then the survivors are
-              // compacted and groups of work-items share each survivor's trees
+  automatic,  // staged
+  simple,     // one work-item per window runs every stage (the plain reference)
+  staged,     // breadth first: one work-item per window runs stage 0 over every window, the
+              // survivors are compacted and run the next stages a pass at a time (one
+              // work-item each, compacted again after each pass), and the deep stages that few
+              // windows reach run one warp per window, its work-items sharing the trees
 };
 std::string_view to_string(CascadeMethod method) noexcept;
 // Parses "auto", "simple" or "staged".
@@ -78,12 +81,27 @@ struct DetectOptions {
   Size min_size{};            // smallest object; 0x0 for none
   Size max_size{};            // largest object; 0x0 for the image size
   CascadeMethod method = CascadeMethod::automatic;
+  // Tuning of `staged`, for measurements (results never depend on it): the first stage run one
+  // warp per window; 0 for the device policy's choice, a number past the last stage for none.
+  // Cascades whose stage sums would round in another order never use warps.
+  int cooperative_from = 0;
 };
-
 struct Detection {
   Rect rect;
   int neighbors = 0;  // windows grouped into this rectangle (OpenCV's numDetections)
   friend bool operator==(const Detection&, const Detection&) = default;
+};
+
+// Where the device time of a detect_multi_scale call went: its commands grouped in order, each
+// group's event spanning its first command's start to its last command's end (plinth's queues
+// record device timestamps). Names: "setup" (clearing counters), "resize" (every scale into
+// the atlas), "integral", "stage 0" (every window), "stage 1", "stages 3-24 (warp per window)",
+// "download" (the count and the first windows); `windows` is how many windows came out of a
+// pass (0 for the others).
+struct DetectionPhase {
+  std::string name;
+  Event event;
+  std::uint64_t windows = 0;
 };
 
 // The device-side state and host-side results of one detect_multi_scale call. Reusing one
@@ -97,6 +115,10 @@ class DetectionBatch {
   // The windows that passed every stage, per image, before grouping (rectangles in image
   // coordinates, unclipped), for diagnostics and tests.
   const std::vector<std::vector<Rect>>& candidates();
+  // The last call's phases (waits for the call, like results()).
+  const std::vector<DetectionPhase>& phases();
+  // Host time of the last grouping (groupRectangles and clipping) in results(), microseconds.
+  double grouping_us() const;
 
   std::shared_ptr<detail::DetectionState> state() const { return state_; }
 

@@ -1,15 +1,16 @@
-// detect_multi_scale: plan, device tables, launches, download, and host grouping.
+// detect_multi_scale: plan, device buffers, launches, download, and host grouping.
 //   1. resize every scale of an image into the atlas (one launch per image, resize_jobs)
 //   2. s32 sum and squared-sum integrals of the whole atlas (plinth::integral), tilted if needed
-//   3. cascade_windows: one work-item per window, OpenCV's variance test and the first stages
-//      (all of them for the simple method), stage-0 skip bits, survivors compacted by atomics
-//   4. staged: cascade_cooperative evaluates the survivors' remaining stages, LANES work-items
-//      per window; simple: cascade_visit keeps the windows OpenCV's row loop visits
-//   5. the count and the first windows of the final list are downloaded asynchronously;
+//   3. staged: cascade_first runs the variance test and stage 0 on every window (skip bits,
+//      survivors compacted); cascade_lanes passes run the next stages on the compacted lists,
+//      one work-item per window; cascade_coop runs the deep stages one warp per window.
+//      simple: cascade_simple runs every stage per window, cascade_visit keeps the windows
+//      OpenCV's row loop visits.
+//   4. the counters and the first windows of the final list come back in one asynchronous read;
 //      results() groups them with OpenCV's groupRectangles and clips to the image.
 #include <algorithm>
+#include <chrono>
 #include <cmath>
-#include <cstring>
 #include <string>
 #include <tuple>
 
@@ -17,6 +18,7 @@
 #include "core/image_checks.hpp"
 #include "core/launch.hpp"
 #include "ops/cascade_plan.hpp"
+#include "ops/cascade_tables.hpp"
 #include "ops/resize_jobs.hpp"
 #include "plinth/cascade.hpp"
 #include "plinth/error.hpp"
@@ -28,110 +30,64 @@ namespace {
 
 constexpr const char* kOp = "detect_multi_scale";
 
-// Work shapes of the window kernels.
+// Work shapes and the staged schedule (see docs/cascade.md, "Methods").
 struct CascadePolicy {
-  static constexpr std::size_t window_group = 128;     // cascade_windows
-  static constexpr std::size_t lanes = 64;             // cascade_cooperative: work-items per window
-  static constexpr std::size_t cooperative_groups_per_unit = 8;
-  static constexpr std::size_t visit_items = 16384;    // cascade_visit: a grid-stride loop
-  static constexpr int staged_first_stages = 3;        // stages run per window before compaction
-  static constexpr std::uint32_t download_prefix = 16384;  // windows downloaded with the event
+  static constexpr std::size_t group = 256;              // cascade_first, cascade_lanes (multiple of 32)
+  // cascade_lanes: more groups than fit at once (up to 8 per unit), so that every unit is busy;
+  // groups take chunks of the list with tickets and leave when none are left.
+  static constexpr std::size_t lane_groups_per_unit = 16;
+  // cascade_coop: one warp each, at least as many as fit (32 blocks per unit on NVIDIA); groups
+  // take windows by tickets, so groups that do not fit at first find the work done.
+  static constexpr std::size_t coop_groups_per_unit = 40;
+  static constexpr std::size_t simple_group = 128;
+  static constexpr std::size_t visit_items = 16384;       // cascade_visit: a grid-stride loop
+  static constexpr int first_stages = 1;                  // stages of cascade_first
+  // The first stage run by one warp per window. After stage 2 about a tenth of the windows are left
+  // (frontalface_default on photographs), too sparse for one work-item per window to read
+  // neighbouring memory, and the next stages have 32 trees or more.
+  static constexpr int cooperative_from = 3;
+  // On CPUs (PoCL) a warp is emulated with barriers and local memory: one work-item per window
+  // throughout is faster there.
+  static constexpr bool cooperative_on_cpu = false;
+  static constexpr std::size_t footprint_bytes = 16384;   // largest local copy of a window's integrals
+  static constexpr std::uint32_t download_prefix = 4096;  // final windows read back with the counters
 };
 
-constexpr int kHaarNodeWords = 20;
-constexpr int kLbpNodeWords = 28;
-
-int f2i(float f) {
-  int i = 0;
-  std::memcpy(&i, &f, sizeof i);
-  return i;
-}
+constexpr int kResultHeader = 64;  // RESULT_HEADER in kernels/cascade.cl
+constexpr int kTickets = 32;       // header words from here on hand out chunks to work-groups
+constexpr std::size_t kCoopLanes = 32;  // COOP_LANES in kernels/cascade.cl: one warp
 
 std::shared_ptr<Buffer> allocate(const Queue& queue, std::size_t bytes) {
   return context_state(queue.context())->device->allocate(std::max<std::size_t>(bytes, 16));
 }
 
-void write(const Queue& queue, const Buffer& buffer, const void* data, std::size_t bytes) {
-  queue_state(queue).impl->write_rect(buffer, BufferRect{0, bytes}, data, bytes, bytes, 1, true);
-}
-
 template <class T>
 std::shared_ptr<Buffer> upload(const Queue& queue, const std::vector<T>& v) {
   auto b = allocate(queue, v.size() * sizeof(T));
-  if (!v.empty()) write(queue, *b, v.data(), v.size() * sizeof(T));
+  if (!v.empty()) {
+    const std::size_t bytes = v.size() * sizeof(T);
+    queue_state(queue).impl->write_rect(*b, BufferRect{0, bytes}, v.data(), bytes, bytes, 1, true);
+  }
   return b;
 }
 
-// Offsets of the four corners of an upright rectangle (p0 - p1 - p2 + p3) in a plane of `pitch`.
-void upright(int* o, int x, int y, int w, int h, int pitch, int plane) {
-  o[0] = plane + y * pitch + x;
-  o[1] = plane + y * pitch + x + w;
-  o[2] = plane + (y + h) * pitch + x;
-  o[3] = plane + (y + h) * pitch + x + w;
-}
-
-// OpenCV's CV_TILTED_OFS: (x, y), (x - h, y + h), (x + w, y + w), (x + w - h, y + w + h).
-void tilted(int* o, int x, int y, int w, int h, int pitch, int plane) {
-  o[0] = plane + y * pitch + x;
-  o[1] = plane + (y + h) * pitch + x - h;
-  o[2] = plane + (y + w) * pitch + x + w;
-  o[3] = plane + (y + w + h) * pitch + x + w - h;
-}
-
 struct Tables {
-  std::shared_ptr<Buffer> stages, nodes, trees, leaves;
+  std::shared_ptr<Buffer> stages, nodes, local_nodes, trees, leaves;
+  int node_count = 0;
 };
 
-// Node records with corner offsets for a given integral pitch (see kernels/cascade.cl).
-Tables make_tables(const Queue& queue, const CascadeModel& m, int pitch, int tilted_plane) {
-  const bool lbp = m.type == CascadeFeatureType::lbp;
-  const int words = lbp ? kLbpNodeWords : kHaarNodeWords;
-  const int left = lbp ? 24 : 16;
-  const bool stumps = m.max_nodes_per_tree == 1;
-  std::vector<int> stages;
-  for (const CascadeStage& s : m.stages) stages.insert(stages.end(), {s.first_tree, s.tree_count, f2i(s.threshold), 0});
-  std::vector<int> nodes(m.nodes.size() * static_cast<std::size_t>(words), 0);
-  for (std::size_t n = 0; n < m.nodes.size(); ++n) {
-    const CascadeNode& node = m.nodes[n];
-    int* r = nodes.data() + n * static_cast<std::size_t>(words);
-    if (lbp) {
-      const LbpFeature& f = m.lbp[node.feature];
-      for (int j = 0; j < 4; ++j) {
-        for (int i = 0; i < 4; ++i) r[j * 4 + i] = (f.y + j * f.height) * pitch + f.x + i * f.width;
-      }
-      for (int k = 0; k < 8; ++k) r[16 + k] = m.subsets[n * static_cast<std::size_t>(m.subset_words) + k];
-    } else {
-      const HaarFeature& f = m.haar[node.feature];
-      for (int k = 0; k < 3; ++k) {
-        const HaarRectangle& q = f.rects[k];
-        if (f.tilted) {
-          tilted(r + 4 * k, q.x, q.y, q.width, q.height, pitch, tilted_plane);
-        } else {
-          upright(r + 4 * k, q.x, q.y, q.width, q.height, pitch, 0);
-        }
-        r[12 + k] = f2i(q.weight);
-      }
-      r[15] = f2i(node.threshold);
-    }
-    r[left] = node.left;
-    r[left + 1] = node.right;
-  }
-  std::vector<int> trees;
-  if (stumps) {
-    // A stump takes leaf 0 on the left branch and leaf 1 on the right, whatever its child fields.
-    for (std::size_t t = 0; t < m.trees.size(); ++t) {
-      int* r = nodes.data() + static_cast<std::size_t>(m.trees[t].first_node) * words;
-      r[left] = f2i(m.leaves[m.trees[t].first_leaf]);
-      r[left + 1] = f2i(m.leaves[m.trees[t].first_leaf + 1]);
-    }
-  }
-  for (const CascadeTree& t : m.trees) trees.insert(trees.end(), {t.first_node, t.first_leaf});
-  Tables out;
-  out.stages = upload(queue, stages);
-  out.nodes = upload(queue, nodes);
-  out.trees = upload(queue, trees);
-  out.leaves = upload(queue, m.leaves);
-  return out;
+// One pass of the staged schedule.
+struct Pass {
+  enum class Kind { first, lanes, coop } kind = Kind::first;
+  int stage_begin = 0, stage_end = 0;
+  bool filter_visited = false;  // drop the windows OpenCV's row loop skips, first
+  bool final = false;           // writes the result list
+};
+
+std::string stage_text(int begin, int end) {
+  if (end - begin == 1) return "stage " + std::to_string(begin);
+  if (end == begin) return "visited windows";
+  return "stages " + std::to_string(begin) + "-" + std::to_string(end - 1);
 }
 
 }  // namespace
@@ -149,23 +105,28 @@ struct DetectionState {
 
   DeviceImage atlas;
   DeviceImage planes;  // sum, squared sum and tilted integrals stacked vertically
-  std::shared_ptr<Buffer> jobs, skip_bits, counts, list1, list2;
+  std::shared_ptr<Buffer> jobs, skip_bits, result, lists[2];
   std::vector<std::shared_ptr<Buffer>> resize_tables;
+  std::vector<ResizeJobTable> resize_layouts;
   Tables tables;
   int pitch = 0, sq_plane = 0, tilted_plane = 0;
+  int foot_planes = 0;  // planes of cascade_coop's local copy, 0 for none
   std::uint32_t capacity = 0;
 
-  // Downloads of the last call.
-  std::uint32_t count_host = 0;
-  std::vector<std::uint32_t> prefix_host;
+  // Downloads of the last call: the counters, then the first windows of the final list.
+  std::vector<std::uint32_t> download;
+  int final_counter = 0;
   Event event;
   bool grouped = false;
   int min_neighbors = 3;
   std::vector<std::vector<Detection>> results;
   std::vector<std::vector<Rect>> candidates;
+  std::vector<DetectionPhase> phases;
+  std::vector<int> phase_counters;  // per phase, the counter of its output list, or -1
+  double grouping_us = 0;
 
-  // The last call's downloads write into count_host and prefix_host asynchronously: they must
-  // land before those are reused or freed.
+  // The last call's download writes into `download` asynchronously: it must land before that
+  // is reused or freed.
   void settle() noexcept {
     try {
       event.wait();
@@ -184,6 +145,23 @@ bool same_key(const DetectionState& s, const CascadeModel& m, const std::vector<
               const Queue& q) {
   return s.have_plan && s.model == &m && s.image_sizes == sizes && s.options.scale_factor == o.scale_factor &&
          s.options.min_size == o.min_size && s.options.max_size == o.max_size && s.queue.lock() == q.state();
+}
+
+Tables make_tables(const Queue& queue, const CascadeModel& m, int pitch, int tilted_plane, int foot_planes) {
+  const CascadeTableData global = make_cascade_tables(m, pitch, tilted_plane);
+  Tables out;
+  out.node_count = global.node_count;
+  out.stages = upload(queue, global.stages);
+  out.nodes = upload(queue, global.nodes);
+  out.trees = upload(queue, global.trees);
+  out.leaves = upload(queue, m.leaves);
+  if (foot_planes > 0) {
+    const int fw = m.window.width + 1, fh = m.window.height + 1;
+    out.local_nodes = upload(queue, make_cascade_tables(m, fw, fw * fh).nodes);
+  } else {
+    out.local_nodes = out.nodes;
+  }
+  return out;
 }
 
 void prepare(DetectionState& s, Queue& queue, const CascadeModel& m, const std::vector<Size>& sizes,
@@ -213,19 +191,24 @@ void prepare(DetectionState& s, Queue& queue, const CascadeModel& m, const std::
   if (job_table.empty()) job_table.assign(4, 0);
   s.jobs = upload(queue, job_table);
   s.resize_tables.clear();
+  s.resize_layouts.clear();
   const int atlas_pitch = static_cast<int>(s.atlas.pitch_elements());
   for (std::size_t i = 0; i < sizes.size(); ++i) {
     std::vector<ResizeJob> rj;
     for (const ScaleJob& j : plan.jobs) {
       if (j.image == static_cast<int>(i)) rj.push_back({j.size, static_cast<std::int64_t>(j.atlas_y) * atlas_pitch + j.atlas_x});
     }
-    s.resize_tables.push_back(rj.empty() ? nullptr : upload(queue, pack_resize_jobs(rj)));
+    s.resize_layouts.push_back(pack_resize_jobs(sizes[i], rj));
+    s.resize_tables.push_back(rj.empty() ? nullptr : upload(queue, s.resize_layouts.back().words));
   }
-  s.skip_bits = allocate(queue, (plan.windows / 32 + 1) * 4);
-  s.counts = allocate(queue, 4 * sizeof(std::uint32_t));
-  s.list1 = allocate(queue, static_cast<std::size_t>(s.capacity) * 4);
-  s.list2 = allocate(queue, static_cast<std::size_t>(s.capacity) * 4);
-  s.tables = make_tables(queue, m, s.pitch, s.tilted_plane);
+  const std::size_t groups = (plan.windows + CascadePolicy::group - 1) / CascadePolicy::group;
+  s.skip_bits = allocate(queue, (groups * CascadePolicy::group / 32 + 1) * sizeof(std::uint32_t));
+  s.result = allocate(queue, (kResultHeader + static_cast<std::size_t>(s.capacity)) * sizeof(std::uint32_t));
+  for (auto& list : s.lists) list = allocate(queue, static_cast<std::size_t>(s.capacity) * 2 * sizeof(std::uint32_t));
+  const std::size_t foot_one = static_cast<std::size_t>(m.window.width + 1) * (m.window.height + 1) * sizeof(std::int32_t);
+  s.foot_planes = m.tilted ? 2 : 1;
+  if (s.foot_planes * foot_one > CascadePolicy::footprint_bytes) s.foot_planes = 0;
+  s.tables = make_tables(queue, m, s.pitch, s.tilted_plane, s.foot_planes);
   s.model = &m;
   s.image_sizes = sizes;
   s.options = options;
@@ -233,16 +216,67 @@ void prepare(DetectionState& s, Queue& queue, const CascadeModel& m, const std::
   s.have_plan = true;
 }
 
-CascadeMethod resolve(CascadeMethod method, const CascadeModel& m) {
-  const bool staged_ok = m.order_free_sums && static_cast<int>(m.stages.size()) > CascadePolicy::staged_first_stages;
-  if (method == CascadeMethod::automatic) return staged_ok ? CascadeMethod::staged : CascadeMethod::simple;
-  if (method == CascadeMethod::staged && !m.order_free_sums) {
-    throw Error(ErrorCode::invalid_argument, kOp, "method",
-                "staged adds each stage's leaves in parallel, but this cascade's stage sums round in double, so only "
-                "OpenCV's order (simple) reproduces its result");
+// The staged schedule for a cascade of `n` stages.
+std::vector<Pass> staged_passes(const CascadeModel& m, const DetectOptions& options, const DeviceInfo& device) {
+  const int n = static_cast<int>(m.stages.size());
+  const int first_end = std::min(CascadePolicy::first_stages, n);
+  int coop = n;
+  if (m.order_free_sums) {
+    if (options.cooperative_from > 0) {
+      coop = options.cooperative_from;
+    } else if (device.type != DeviceType::cpu || CascadePolicy::cooperative_on_cpu) {
+      coop = CascadePolicy::cooperative_from;
+    }
+    coop = std::clamp(coop, first_end, n);
   }
-  return method;
+  std::vector<Pass> passes;
+  passes.push_back({Pass::Kind::first, 0, first_end, false, false});
+  // One stage per pass while many windows are left, then longer passes (each pass is a launch
+  // and a compaction; by then few windows are left).
+  for (int s = first_end; s < coop;) {
+    const int end = std::min(coop, s + std::max(1, s / 2));
+    passes.push_back({Pass::Kind::lanes, s, end, passes.size() == 1, false});
+    s = end;
+  }
+  if (coop < n) {
+    passes.push_back({Pass::Kind::coop, coop, n, passes.size() == 1, true});
+  } else if (passes.size() == 1) {
+    passes.push_back({Pass::Kind::lanes, n, n, true, true});  // only the visited filter is left
+  } else {
+    passes.back().final = true;
+  }
+  if (passes.size() > static_cast<std::size_t>(kTickets)) {
+    throw Error(ErrorCode::internal, kOp, "passes", "too many passes for the result header");
+  }
+  return passes;
 }
+
+// Collects the commands of a call into named phases.
+class PhaseLog {
+ public:
+  explicit PhaseLog(DetectionState& s) : s_(s) {
+    s_.phases.clear();
+    s_.phase_counters.clear();
+  }
+  void begin(std::string name, int counter = -1) {
+    s_.phases.push_back({std::move(name), Event{}, 0});
+    s_.phase_counters.push_back(counter);
+    first_.reset();
+  }
+  void add(const std::shared_ptr<EventImpl>& e) {
+    if (!e) return;
+    if (!first_) first_ = e;
+    s_.phases.back().event = Event(first_, e);
+    if (!call_first_) call_first_ = e;
+    call_last_ = e;
+  }
+  // The event spanning every command of the call.
+  Event all() const { return Event(call_first_, call_last_); }
+
+ private:
+  DetectionState& s_;
+  std::shared_ptr<EventImpl> first_, call_first_, call_last_;
+};
 
 }  // namespace
 }  // namespace detail
@@ -278,6 +312,9 @@ Event detect_multi_scale(Queue& queue, const Cascade& cascade, std::span<const D
       options.max_size.height < 0) {
     throw Error(ErrorCode::invalid_argument, kOp, "size", "min_size and max_size must not be negative");
   }
+  if (options.cooperative_from < 0) {
+    throw Error(ErrorCode::invalid_argument, kOp, "cooperative_from", "must be >= 0 (0: the policy's choice)");
+  }
   if (images.empty()) throw Error(ErrorCode::invalid_argument, kOp, "images", "no images");
   std::vector<Size> sizes;
   for (std::size_t i = 0; i < images.size(); ++i) {
@@ -291,7 +328,7 @@ Event detect_multi_scale(Queue& queue, const Cascade& cascade, std::span<const D
     throw Error(ErrorCode::unsupported_type, kOp, "device",
                 "the device has no double precision (cl_khr_fp64), which OpenCV's stage sums need");
   }
-  const CascadeMethod method = resolve(options.method, m);
+  const bool simple = options.method == CascadeMethod::simple;
 
   DetectionState& s = *out.state();
   s.settle();
@@ -300,96 +337,128 @@ Event detect_multi_scale(Queue& queue, const Cascade& cascade, std::span<const D
   s.min_neighbors = options.min_neighbors;
   s.results.clear();
   s.candidates.clear();
+  s.grouping_us = 0;
   const CascadePlan& plan = s.plan;
   QueueState& qs = queue_state(queue);
+  PhaseLog log(s);
 
-  std::shared_ptr<EventImpl> first = qs.impl->fill(*s.counts, 0, 4 * sizeof(std::uint32_t), 0, 4);
-  qs.impl->fill(*s.skip_bits, 0, s.skip_bits->size(), 0, 4);
-  if (m.tilted) qs.impl->fill(*s.atlas.buffer(), s.atlas.offset(), s.atlas.pitch() * s.atlas.height(), 0, 1);
+  log.begin("setup");
+  log.add(qs.impl->fill(*s.result, 0, kResultHeader * sizeof(std::uint32_t), 0, 4));
+  if (simple) log.add(qs.impl->fill(*s.skip_bits, 0, s.skip_bits->size(), 0, 4));
+  if (m.tilted) log.add(qs.impl->fill(*s.atlas.buffer(), s.atlas.offset(), s.atlas.pitch() * s.atlas.height(), 0, 1));
+
+  // CascadeClassifier resizes with INTER_LINEAR_EXACT.
+  log.begin("resize");
+  const int atlas_pitch = static_cast<int>(s.atlas.pitch_elements());
   for (std::size_t i = 0; i < images.size(); ++i) {
     if (!s.resize_tables[i]) continue;
-    std::vector<ResizeJob> rj;
-    const int atlas_pitch = static_cast<int>(s.atlas.pitch_elements());
-    for (const ScaleJob& j : plan.jobs) {
-      if (j.image == static_cast<int>(i)) rj.push_back({j.size, static_cast<std::int64_t>(j.atlas_y) * atlas_pitch + j.atlas_x});
-    }
-    // CascadeClassifier resizes with INTER_LINEAR_EXACT.
-    launch_resize_jobs(queue, images[i], *s.atlas.buffer(), atlas_pitch, rj, *s.resize_tables[i], Interpolation::linear_exact);
+    log.add(launch_resize_jobs(queue, images[i], *s.atlas.buffer(), atlas_pitch, s.resize_layouts[i], *s.resize_tables[i]));
   }
 
+  log.begin("integral");
   const int ih = plan.atlas.height + 1;
   DeviceImage sum = s.planes.view(Rect{0, 0, plan.atlas.width + 1, ih});
   DeviceImage sqsum = s.planes.view(Rect{0, ih, plan.atlas.width + 1, ih});
   IntegralOptions io;
   io.sum_depth = Depth::s32;
   io.sqsum_depth = Depth::s32;
-  if (m.type == CascadeFeatureType::haar) {
-    integral(queue, s.atlas, sum, sqsum, io);
-  } else {
-    integral(queue, s.atlas, sum, io);
-  }
+  const Event integral_event = m.type == CascadeFeatureType::haar ? integral(queue, s.atlas, sum, sqsum, io)
+                                                                  : integral(queue, s.atlas, sum, io);
+  log.add(integral_event.first());
+  log.add(integral_event.last());
 
   BuildOptions bo;
   bo.define("PLINTH_NEED_FP64");
   bo.define("LBP", m.type == CascadeFeatureType::lbp ? 1 : 0);
   bo.define("STUMPS", m.max_nodes_per_tree == 1 ? 1 : 0);
-  bo.define("NODE_WORDS", m.type == CascadeFeatureType::lbp ? kLbpNodeWords : kHaarNodeWords);
-  bo.define("LANES", static_cast<long long>(CascadePolicy::lanes));
+  bo.define("GROUP", static_cast<long long>(CascadePolicy::group));
+  bo.define("FOOT_PLANES", s.foot_planes);
+  bo.define("FOOT_W", m.window.width + 1);
+  bo.define("FOOT_H", m.window.height + 1);
   const auto program = get_program(queue, "cascade.cl", bo);
 
   if (m.tilted) {
     DeviceImage tilted_view = s.planes.view(Rect{0, 2 * ih, plan.atlas.width + 1, ih});
     const int w = plan.atlas.width, h = plan.atlas.height;
     Launch a(queue, program, "cascade_tilted_a");
-    a.arg(w).arg(h).image(sum).image(tilted_view).run(range(round_up(static_cast<std::size_t>(w + h + 1), 64)), range(64));
+    log.add(a.arg(w).arg(h).image(sum).image(tilted_view).run(range(round_up(static_cast<std::size_t>(w + h + 1), 64)), range(64)));
     Launch b(queue, program, "cascade_tilted_b");
-    b.arg(w).arg(h).image(sum).image(tilted_view).run(range(round_up(static_cast<std::size_t>(w + h + 1), 64)), range(64));
+    log.add(b.arg(w).arg(h).image(sum).image(tilted_view).run(range(round_up(static_cast<std::size_t>(w + h + 1), 64)), range(64)));
   }
 
   const int W = m.window.width, H = m.window.height;
-  int nofs[4];
-  upright(nofs, 1, 1, W - 2, H - 2, s.pitch, 0);
+  const int nofs[4] = {s.pitch + 1, s.pitch + W - 1, (H - 1) * s.pitch + 1, (H - 1) * s.pitch + W - 1};
   const double area = static_cast<double>((W - 2) * (H - 2));
   const int nstages = static_cast<int>(m.stages.size());
-  const int first_end = method == CascadeMethod::staged ? std::min(CascadePolicy::staged_first_stages, nstages) : nstages;
   const int njobs = std::max<int>(static_cast<int>(plan.jobs.size()), 1);
   const std::uint32_t total = static_cast<std::uint32_t>(plan.windows);
   const auto common = [&](Launch& l) -> Launch& {
     l.arg(njobs).arg(s.pitch).arg(s.sq_plane).arg(nofs[0]).arg(nofs[1]).arg(nofs[2]).arg(nofs[3]).arg(area);
     l.buffer(*s.planes.buffer()).arg(static_cast<int>(s.planes.offset_elements()));
-    return l.buffer(*s.jobs).buffer(*s.tables.stages).buffer(*s.tables.nodes).buffer(*s.tables.trees).buffer(*s.tables.leaves);
+    l.buffer(*s.jobs).buffer(*s.tables.stages).buffer(*s.tables.nodes).arg(s.tables.node_count);
+    return l.buffer(*s.tables.trees).buffer(*s.tables.leaves);
   };
-  // counts[0] counts list1 (cascade_windows), counts[1] list2 (the final list).
-  std::shared_ptr<EventImpl> last = first;
-  if (total > 0) {
-    Launch windows(queue, program, "cascade_windows");
-    windows.arg(total);
-    common(windows).arg(first_end).buffer(*s.skip_bits).buffer(*s.counts).buffer(*s.list1).arg(s.capacity);
-    last = windows.run(range(round_up(total, CascadePolicy::window_group)), range(CascadePolicy::window_group));
-
-    if (method == CascadeMethod::staged) {
-      Launch coop(queue, program, "cascade_cooperative");
-      common(coop).arg(first_end).arg(nstages).buffer(*s.skip_bits).buffer(*s.counts).buffer(*s.list1);
-      coop.buffer(*s.list2).arg(s.capacity);
-      const std::size_t groups = std::max<std::size_t>(queue.context().device().compute_units, 1) *
-                                 CascadePolicy::cooperative_groups_per_unit;
-      last = coop.run(range(groups * CascadePolicy::lanes), range(CascadePolicy::lanes));
-    } else {
-      Launch visit(queue, program, "cascade_visit");
-      visit.arg(njobs).arg(s.pitch).buffer(*s.jobs).buffer(*s.skip_bits).buffer(*s.counts).buffer(*s.list1);
-      visit.buffer(*s.list2).arg(s.capacity);
-      last = visit.run(range(CascadePolicy::visit_items), range(64));
+  const std::size_t units = std::max<std::size_t>(queue.context().device().compute_units, 1);
+  if (simple) {
+    // Counter 0: windows that pass every stage; counter 1: the final list.
+    log.begin(stage_text(0, nstages) + " (simple)", 0);
+    if (total > 0) {
+      Launch windows(queue, program, "cascade_simple");
+      windows.arg(total);
+      common(windows).arg(nstages).buffer(*s.skip_bits).buffer(*s.result).arg(0).buffer(*s.lists[0]).arg(s.capacity);
+      log.add(windows.run(range(round_up(total, CascadePolicy::simple_group)), range(CascadePolicy::simple_group)));
     }
+    log.begin("visited windows", 1);
+    if (total > 0) {
+      Launch visit(queue, program, "cascade_visit");
+      visit.arg(njobs).arg(s.pitch).buffer(*s.jobs).buffer(*s.skip_bits).buffer(*s.result).arg(0).buffer(*s.lists[0]);
+      log.add(visit.arg(1).arg(s.capacity).run(range(CascadePolicy::visit_items), range(64)));
+    }
+    s.final_counter = 1;
+  } else {
+    // Pass p counts its output list in counter p; lists alternate between the two buffers.
+    const std::vector<Pass> passes = staged_passes(m, options, queue.context().device());
+    for (std::size_t p = 0; p < passes.size(); ++p) {
+      const Pass& pass = passes[p];
+      const int counter = static_cast<int>(p);
+      const Buffer& in = *s.lists[(p + 1) % 2];
+      const Buffer& next = *s.lists[p % 2];
+      std::string name = stage_text(pass.stage_begin, pass.stage_end);
+      if (pass.kind == Pass::Kind::coop) name += " (warp per window)";
+      if (pass.kind == Pass::Kind::first) name += " (every window)";
+      log.begin(name, counter);
+      if (total == 0) continue;
+      if (pass.kind == Pass::Kind::first) {
+        Launch l(queue, program, "cascade_first");
+        l.arg(total);
+        common(l).arg(pass.stage_end).buffer(*s.skip_bits).buffer(*s.result).arg(counter).buffer(next).arg(s.capacity);
+        log.add(l.run(range(round_up(total, CascadePolicy::group)), range(CascadePolicy::group)));
+      } else if (pass.kind == Pass::Kind::lanes) {
+        Launch l(queue, program, "cascade_lanes");
+        common(l).arg(pass.stage_begin).arg(pass.stage_end).arg(pass.filter_visited ? 1 : 0).buffer(*s.skip_bits);
+        l.buffer(*s.result).arg(counter - 1).buffer(in).arg(counter).buffer(next).arg(pass.final ? 1 : 0).arg(s.capacity);
+        l.arg(kTickets + counter);
+        const std::size_t most = (s.capacity + CascadePolicy::group - 1) / CascadePolicy::group;
+        const std::size_t groups = std::min(units * CascadePolicy::lane_groups_per_unit, most);
+        log.add(l.run(range(groups * CascadePolicy::group), range(CascadePolicy::group)));
+      } else {
+        Launch l(queue, program, "cascade_coop");
+        common(l).arg(pass.stage_begin).arg(pass.stage_end).arg(pass.filter_visited ? 1 : 0).buffer(*s.skip_bits);
+        l.buffer(*s.result).arg(counter - 1).buffer(in).arg(counter).arg(s.capacity).arg(s.tilted_plane);
+        l.buffer(*s.tables.local_nodes).arg(kTickets + counter);
+        const std::size_t groups = std::min<std::size_t>(units * CascadePolicy::coop_groups_per_unit, s.capacity);
+        log.add(l.run(range(groups * kCoopLanes), range(kCoopLanes)));
+      }
+    }
+    s.final_counter = static_cast<int>(passes.size()) - 1;
   }
-  s.prefix_host.assign(std::min<std::uint32_t>(CascadePolicy::download_prefix, s.capacity), 0);
-  s.count_host = 0;
-  last = qs.impl->read_rect(*s.counts, BufferRect{sizeof(std::uint32_t), sizeof(std::uint32_t)}, &s.count_host,
-                            sizeof(std::uint32_t), sizeof(std::uint32_t), 1, false);
-  if (total > 0) {
-    const std::size_t bytes = s.prefix_host.size() * sizeof(std::uint32_t);
-    last = qs.impl->read_rect(*s.list2, BufferRect{0, bytes}, s.prefix_host.data(), bytes, bytes, 1, false);
-  }
-  s.event = Event(first, last);
+
+  log.begin("download");
+  const std::uint32_t prefix = std::min<std::uint32_t>(CascadePolicy::download_prefix, s.capacity);
+  s.download.assign(kResultHeader + static_cast<std::size_t>(prefix), 0);
+  const std::size_t bytes = s.download.size() * sizeof(std::uint32_t);
+  log.add(qs.impl->read_rect(*s.result, BufferRect{0, bytes}, s.download.data(), bytes, bytes, 1, false));
+  s.event = log.all();
   return s.event;
 }
 
@@ -403,16 +472,23 @@ void finish(detail::DetectionState& s) {
   if (s.grouped) return;
   if (!s.have_plan) throw Error(ErrorCode::invalid_argument, kOp, "batch", "no detect_multi_scale call filled it");
   s.event.wait();
-  const std::uint32_t n = std::min(s.count_host, s.capacity);
-  std::vector<std::uint32_t> list(s.prefix_host.begin(), s.prefix_host.begin() + std::min<std::size_t>(n, s.prefix_host.size()));
+  for (std::size_t i = 0; i < s.phases.size(); ++i) {
+    const int c = s.phase_counters[i];
+    s.phases[i].windows = c >= 0 ? std::min(s.download[static_cast<std::size_t>(c)], s.capacity) : 0;
+  }
+  const std::uint32_t n = std::min(s.download[static_cast<std::size_t>(s.final_counter)], s.capacity);
+  const std::size_t have = s.download.size() - kResultHeader;
+  std::vector<std::uint32_t> list(s.download.begin() + kResultHeader,
+                                  s.download.begin() + kResultHeader + static_cast<std::ptrdiff_t>(std::min<std::size_t>(n, have)));
   if (n > list.size()) {
     auto q = s.queue.lock();
     if (!q) throw Error(ErrorCode::invalid_argument, kOp, "queue", "the queue of the call no longer exists");
-    const std::size_t have = list.size();
     list.resize(n);
     const std::size_t bytes = (n - have) * sizeof(std::uint32_t);
-    q->impl->read_rect(*s.list2, BufferRect{have * sizeof(std::uint32_t), bytes}, list.data() + have, bytes, bytes, 1, true);
+    q->impl->read_rect(*s.result, BufferRect{(kResultHeader + have) * sizeof(std::uint32_t), bytes}, list.data() + have, bytes,
+                       bytes, 1, true);
   }
+  const auto started = std::chrono::steady_clock::now();
   std::sort(list.begin(), list.end());
   const CascadePlan& plan = s.plan;
   s.candidates.assign(plan.images.size(), {});
@@ -437,6 +513,7 @@ void finish(detail::DetectionState& s) {
              std::tie(b.rect.y, b.rect.x, b.rect.width, b.rect.height, b.neighbors);
     });
   }
+  s.grouping_us = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - started).count();
   s.grouped = true;
 }
 
@@ -451,6 +528,13 @@ const std::vector<std::vector<Rect>>& DetectionBatch::candidates() {
   finish(*state_);
   return state_->candidates;
 }
+
+const std::vector<DetectionPhase>& DetectionBatch::phases() {
+  finish(*state_);
+  return state_->phases;
+}
+
+double DetectionBatch::grouping_us() const { return state_->grouping_us; }
 
 std::vector<std::vector<Detection>> detect_multi_scale(Queue& queue, const Cascade& cascade, std::span<const HostImage> grays,
                                                        const DetectOptions& options) {

@@ -53,8 +53,23 @@ std::vector<Detection> group_rectangles(std::span<const Rect> rects, int group_t
   const int n = static_cast<int>(rects.size());
   std::vector<int> parent(n);
   std::iota(parent.begin(), parent.end(), 0);
-  for (int i = 0; i < n; ++i) {
-    for (int j = i + 1; j < n; ++j) {
+  // The classes are the connected components of `similar`, whatever order the pairs are
+  // visited in. Similar rectangles have |x difference| <= eps * (min widths + min heights) / 2,
+  // at most `reach`, so a sweep in x order stops there instead of visiting every pair.
+  int max_w = 0, max_h = 0;
+  for (const Rect& r : rects) {
+    max_w = std::max(max_w, r.width);
+    max_h = std::max(max_h, r.height);
+  }
+  const double reach = eps * (static_cast<double>(max_w) + max_h) * 0.5;
+  std::vector<int> by_x(n);
+  std::iota(by_x.begin(), by_x.end(), 0);
+  std::sort(by_x.begin(), by_x.end(), [&](int a, int b) { return rects[a].x < rects[b].x; });
+  for (int k = 0; k < n; ++k) {
+    const int i = by_x[k];
+    for (int l = k + 1; l < n; ++l) {
+      const int j = by_x[l];
+      if (static_cast<double>(rects[j].x) - rects[i].x > reach) break;
       if (!similar(rects[i], rects[j], eps)) continue;
       const int a = find_root(parent, i), b = find_root(parent, j);
       if (a != b) parent[std::max(a, b)] = std::min(a, b);

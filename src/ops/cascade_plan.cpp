@@ -74,53 +74,107 @@ std::vector<ScaleJob> plan_scales(const CascadeModel& model, Size image, int ima
   return jobs;
 }
 
+namespace {
+
+// Bottom-left skyline packing: each image (tallest first) goes where its top edge ends lowest,
+// left of equals; x on multiples of 4 (so that the resize writes whole words). Each image keeps
+// a one-pixel gap right and below, so that tilted rectangles never reach a neighbour.
+struct Skyline {
+  struct Segment {
+    int x, width, y;
+  };
+  std::vector<Segment> segments;
+  int height = 0;
+
+  explicit Skyline(int width) : segments{{0, width, 0}} {}
+
+  // Where a w x h box goes (x, y), or false when it does not fit in the width.
+  bool place(int w, int h, int width, int* px, int* py) {
+    long long best_top = -1;
+    for (std::size_t i = 0; i < segments.size(); ++i) {
+      const int x = (segments[i].x + 3) / 4 * 4;
+      if (x + w > width) break;
+      int y = 0;
+      for (std::size_t k = i; k < segments.size() && segments[k].x < x + w; ++k) {
+        if (segments[k].x + segments[k].width > x) y = std::max(y, segments[k].y);
+      }
+      if (best_top < 0 || y + h < best_top || (y + h == best_top && x < *px)) {
+        best_top = y + h;
+        *px = x;
+        *py = y;
+      }
+    }
+    if (best_top < 0) return false;
+    std::vector<Segment> next;
+    for (const Segment& t : segments) {
+      const int a = t.x, b = t.x + t.width;
+      if (b <= *px || a >= *px + w) {
+        next.push_back(t);
+        continue;
+      }
+      if (a < *px) next.push_back({a, *px - a, t.y});
+      if (b > *px + w) next.push_back({*px + w, b - *px - w, t.y});
+    }
+    next.push_back({*px, w, *py + h});
+    std::sort(next.begin(), next.end(), [](const Segment& l, const Segment& r) { return l.x < r.x; });
+    segments.clear();
+    for (const Segment& t : next) {
+      if (!segments.empty() && segments.back().y == t.y && segments.back().x + segments.back().width == t.x) {
+        segments.back().width += t.width;
+      } else {
+        segments.push_back(t);
+      }
+    }
+    height = std::max(height, *py + h);
+    return true;
+  }
+};
+
+}  // namespace
+
 CascadePlan pack_plan(std::vector<Size> images, std::vector<ScaleJob> jobs) {
   CascadePlan plan;
   plan.images = std::move(images);
-  // Shelf packing in job order (sizes shrink within an image); a one-pixel gap keeps every
-  // image's tilted sums free of its neighbours. The width with the smallest area wins.
   constexpr int gap = 1;
-  int widest = 1;
-  for (const ScaleJob& j : jobs) widest = std::max(widest, j.size.width + gap);
+  int widest = 4;
+  for (const ScaleJob& j : jobs) widest = std::max(widest, (j.size.width + gap + 3) / 4 * 4);
+  std::vector<std::size_t> order(jobs.size());
+  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return jobs[a].size.height > jobs[b].size.height; });
+  // Atlas widths from the widest image to three times it; the smallest area wins.
   std::int64_t best_area = -1;
   int best_width = widest;
-  for (double f : {1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0}) {
-    const int width = std::max(widest, static_cast<int>(widest * f));
-    int x = 0, y = 0, shelf = 0;
-    for (const ScaleJob& j : jobs) {
-      if (x + j.size.width + gap > width) {
-        x = 0;
-        y += shelf;
-        shelf = 0;
-      }
-      x += j.size.width + gap;
-      shelf = std::max(shelf, j.size.height + gap);
-    }
-    const std::int64_t area = static_cast<std::int64_t>(width) * (y + shelf);
-    if (best_area < 0 || area < best_area) {
+  // Fewer candidate widths for big batches, whose packing takes longer.
+  const int candidates = static_cast<int>(std::clamp<std::size_t>(8192 / std::max<std::size_t>(jobs.size(), 1), 4, 128));
+  const int step = std::max(4, 2 * widest / candidates / 4 * 4);
+  for (int width = widest; width <= 3 * widest && width + 1 <= max_image_dimension; width += step) {
+    Skyline sky(width);
+    int x = 0, y = 0;
+    bool fits = true;
+    for (std::size_t k : order) fits = fits && sky.place(jobs[k].size.width + gap, jobs[k].size.height + gap, width, &x, &y);
+    const std::int64_t area = static_cast<std::int64_t>(width) * sky.height;
+    if (fits && (best_area < 0 || area < best_area)) {
       best_area = area;
       best_width = width;
     }
   }
-  int x = 0, y = 0, shelf = 0;
+  Skyline sky(best_width);
+  for (std::size_t k : order) {
+    ScaleJob& j = jobs[k];
+    if (!sky.place(j.size.width + gap, j.size.height + gap, best_width, &j.atlas_x, &j.atlas_y)) {
+      throw Error(ErrorCode::internal, kOp, "atlas", "an image does not fit the atlas width");
+    }
+  }
   std::uint64_t windows = 0;
   for (ScaleJob& j : jobs) {
-    if (x + j.size.width + gap > best_width) {
-      x = 0;
-      y += shelf;
-      shelf = 0;
-    }
-    j.atlas_x = x;
-    j.atlas_y = y;
-    x += j.size.width + gap;
-    shelf = std::max(shelf, j.size.height + gap);
     j.first_window = static_cast<std::uint32_t>(windows);
     windows += static_cast<std::uint64_t>(j.nx) * static_cast<std::uint64_t>(j.ny);
     if (windows > CascadePlanLimits::max_windows) {
       throw Error(ErrorCode::out_of_range, kOp, "images", "too many windows in one call; pass fewer or smaller images");
     }
   }
-  plan.atlas = Size{best_width, std::max(y + shelf, 1)};
+  plan.atlas = Size{best_width, std::max(sky.height, 1)};
   if (static_cast<std::int64_t>(plan.atlas.width + 1) * (plan.atlas.height + 1) > CascadePlanLimits::max_atlas_elements ||
       plan.atlas.height + 1 > max_image_dimension || plan.atlas.width + 1 > max_image_dimension) {
     throw Error(ErrorCode::out_of_range, kOp, "images",

@@ -7,7 +7,6 @@
 
 #include "core/image_checks.hpp"
 #include "core/launch.hpp"
-#include "ops/resize_jobs.hpp"
 #include "plinth/error.hpp"
 
 namespace plinth {
@@ -81,34 +80,4 @@ HostImage resize(Queue& queue, const HostImage& src, Size size, Interpolation in
   return queue.download(d_dst);
 }
 
-namespace detail {
-
-std::vector<int> pack_resize_jobs(std::span<const ResizeJob> jobs) {
-  std::vector<int> table;
-  int row = 0;
-  for (const ResizeJob& j : jobs) {
-    table.insert(table.end(), {j.size.width, j.size.height, static_cast<int>(j.dst_offset), row});
-    row += j.size.height;
-  }
-  return table;
-}
-
-std::shared_ptr<EventImpl> launch_resize_jobs(const Queue& queue, const DeviceImage& src, const Buffer& dst,
-                                              int dst_pitch, std::span<const ResizeJob> jobs, const Buffer& table,
-                                              Interpolation interpolation) {
-  check_fp64(queue);
-  int widest = 0, rows = 0;
-  for (const ResizeJob& j : jobs) {
-    widest = std::max(widest, j.size.width);
-    rows += j.size.height;
-  }
-  const auto program = get_program(queue, "resize.cl", build_options());
-  Launch launch(queue, program, "resize_linear_u8_jobs");
-  launch.arg(interpolation == Interpolation::linear_exact ? 1 : 0).arg(src.width()).arg(src.height()).arg(static_cast<int>(jobs.size())).arg(dst_pitch).image(src).buffer(dst).buffer(table);
-  return launch.run(range(round_up(static_cast<std::size_t>(widest), ResizePolicy::group_x),
-                          round_up(static_cast<std::size_t>(rows), ResizePolicy::group_y)),
-                    range(ResizePolicy::group_x, ResizePolicy::group_y));
-}
-
-}  // namespace detail
 }  // namespace plinth
