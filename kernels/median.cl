@@ -5,7 +5,7 @@
  *   KSIZE               window side (odd); R is its radius, M the rank of the median
  *   BORDER              border code of common/border.h; border_value is the constant border's value
  *   TW                  outputs per work-item along x (median_columns3)
- *   TILE_X, TILE_Y      outputs per work-item of median_tiled (a network of median_networks.cl)
+ *   TILE_X, TILE_Y      outputs per work-item of median_tiled (a network of median_networks.h)
  *   HIST_BITS           8 or 16 bits per histogram bin (median_histogram)
  * Every variant selects the element of rank M (0-based) among the KSIZE * KSIZE window values,
  * so all of them agree bit for bit. */
@@ -193,7 +193,7 @@ KERNEL void median_columns3(int width, int height, float border_value, CONST_IMA
 #endif
 
 /* ---- tiled: TILE_X x TILE_Y outputs per work-item from one shared, pruned network ----------- */
-/* The network (kernels/median_networks.cl, written by scripts/gen_median_networks.py) sorts each
+/* The network (kernels/median_networks.h, written by scripts/gen_median_networks.py) sorts each
  * column piece once and merges the windows' common parts hierarchically, dropping every value
  * that can no longer be a median. Work-item e of dimension 0 does channel e % CN of tile e / CN,
  * so that a warp's loads stay within a few cache lines for every channel count. Values are held
@@ -208,7 +208,7 @@ KERNEL void median_columns3(int width, int height, float border_value, CONST_IMA
 #endif
 #define MN(a, b) min(a, b)
 #define MX(a, b) max(a, b)
-#include "median_networks.cl"
+#include "median_networks.h"
 
 #define TILE_W (TILE_X + KSIZE - 1)
 #define TILE_H (TILE_Y + KSIZE - 1)

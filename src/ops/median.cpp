@@ -27,7 +27,7 @@ struct MedianPolicy {
   std::size_t tiled_group_y = 4;
 };
 
-// The (ksize, tile_x, tile_y) networks that kernels/median_networks.cl holds
+// The (ksize, tile_x, tile_y) networks that kernels/median_networks.h holds
 // (scripts/gen_median_networks.py, CONFIGS).
 struct TileNetwork {
   int ksize, x, y;
