@@ -51,7 +51,9 @@ HostImage read_with_stb(const std::string& path) {
   void* pixels = sixteen ? static_cast<void*>(stbi_load_from_file_16(file.get(), &w, &h, &c, 0))
                          : static_cast<void*>(stbi_load_from_file(file.get(), &w, &h, &c, 0));
   if (pixels == nullptr) {
-    throw Error(ErrorCode::format, kRead, path, std::string("cannot decode: ") + stbi_failure_reason());
+    const char* reason = stbi_failure_reason();
+    throw Error(ErrorCode::format, kRead, path,
+                std::string("cannot decode: ") + (reason != nullptr && *reason != '\0' ? reason : "truncated or corrupt data"));
   }
   std::unique_ptr<void, void (*)(void*)> owner(pixels, stbi_image_free);
   const Format format{sixteen ? Depth::u16 : Depth::u8, c};
