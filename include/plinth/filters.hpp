@@ -77,12 +77,15 @@ HostImage box_filter(Queue& queue, const HostImage& src, const BoxFilterOptions&
 inline constexpr int sep_filter_max_taps = 63;
 
 enum class SepFilterMethod {
-  automatic,  // fused when its tiles fit the device's local memory, else two_pass
-  fused,      // one launch: a tile and its rows filtered in local memory, then its columns
-  two_pass,   // rows into a device intermediate, then columns: any size up to the limit
+  automatic,     // GPUs: fused_direct when its tile fits the device's local memory; CPUs: fused;
+                 // else two_pass
+  fused,         // one launch: a tile and its rows filtered in local memory, then its columns
+  two_pass,      // rows into a device intermediate, then columns: any size up to the limit
+  fused_direct,  // one launch: rows filtered straight from device memory (vector loads) into a
+                 // local tile, then its columns; only the row results pass through local memory
 };
 std::string_view to_string(SepFilterMethod method) noexcept;
-// Parses "auto", "fused" or "two_pass".
+// Parses "auto", "fused", "two_pass" or "fused_direct".
 SepFilterMethod parse_sep_filter_method(std::string_view text);
 
 struct LinearFilterOptions {
