@@ -111,12 +111,15 @@ HostImage sep_filter(Queue& queue, const HostImage& src, std::span<const float> 
 inline constexpr int filter2d_max_ksize = 31;
 
 enum class Filter2DMethod {
-  automatic,  // fused when its tile fits the device's local memory, else direct
-  fused,      // the source tile in local memory, a block of outputs per work-item
-  direct,     // every output reads its window from device memory: the plain reference
+  automatic,   // GPUs: tiled_rows, else fused, when a tile fits the device's local memory; CPUs:
+               // fused; else direct
+  fused,       // the source tile in local memory, a block of outputs per work-item
+  direct,      // every output reads its window from device memory: the plain reference
+  tiled_rows,  // as fused, but each tile row is read once for all the block's output rows, with
+               // vector loads, and the coefficients come from local memory
 };
 std::string_view to_string(Filter2DMethod method) noexcept;
-// Parses "auto", "fused" or "direct".
+// Parses "auto", "fused", "direct" or "tiled_rows".
 Filter2DMethod parse_filter2d_method(std::string_view text);
 
 struct Filter2DOptions : LinearFilterOptions {
