@@ -216,11 +216,22 @@ Event launch_fused_direct(Queue& queue, const SepPlan& plan, const DirectPolicy&
   const bool aligned = p.ve > 0 && vector_aligned(*plan.src, p.ve);
   o.define("FD_GS", p.gs).define("FD_TW", p.tw).define("FD_TH", p.th).define("FD_PX", p.px).define("FD_PY", p.py);
   o.define("FD_VE", std::max(p.ve, 1)).define("AX", plan.anchor.x).define("FD_ALIGNED", aligned ? 1 : 0);
+  // The 8-bit fixed-point smoothing modes run in exact float arithmetic here (their sums stay
+  // integers below 2^24; kernels/sep_filter.cl), with the kernels' integers as float bits.
+  const bool float_rows = plan.mode == SepMode::gauss8 || plan.mode == SepMode::bit_exact;
+  std::array<std::uint32_t, 64> kx = plan.kx;
+  std::array<std::uint32_t, 64> ky = plan.ky;
+  if (float_rows) {
+    o.define("FD_FLOAT_ROWS");
+    for (auto* k : {&kx, &ky}) {
+      for (std::uint32_t& v : *k) v = float_bits(static_cast<float>(static_cast<std::int32_t>(v)));
+    }
+  }
   const auto program = get_program(queue, "sep_filter.cl", o);
   Launch launch(queue, program, "sep_filter_fused_direct");
   common_args(launch, plan);
-  coefficient_args(launch, plan.kx);
-  coefficient_args(launch, plan.ky);
+  coefficient_args(launch, kx);
+  coefficient_args(launch, ky);
   launch.image(*plan.src).image(*plan.dst).local(p.rows_bytes);
   const std::size_t groups_x = (static_cast<std::size_t>(plan.src->width()) + p.tw - 1) / p.tw;
   const std::size_t groups_y = (static_cast<std::size_t>(plan.src->height()) + p.th - 1) / p.th;
