@@ -471,6 +471,54 @@ INLINE void vs_fetch(uint* w, GLOBAL const SRC_T* src, int src_offset, int src_s
   }
 }
 
+/* u8 sources with integer sums keep the vertical sums two to a 32-bit word: pe[q] holds columns
+ * 4q and 4q + 2 of the held words, po[q] columns 4q + 1 and 4q + 3, 16 bits each (at most 255
+ * rows of 255: below 2^16). One add-subtract updates two columns; carries never cross, since
+ * every 16-bit result is a true sum in range and 32-bit arithmetic is exact modulo 2^32. With
+ * four channels and windows of at most 257 pixels (VS_HPACK, from the host), the horizontal sums
+ * stay packed too: a pixel's even (odd) word holds its channels 0 and 2 (1 and 3). */
+#if SRC_DEPTH == DEPTH_U8 && ACC_INT
+#define VS_PACKED 1
+#else
+#define VS_PACKED 0
+#endif
+#define VS_WORD_USED(q) (4 * (q) + 4 > FIRST && 4 * (q) < LAST)
+#define VS_EVEN(w) ((w) & 0x00FF00FFu)
+#define VS_ODD(w) (((w) >> 8) & 0x00FF00FFu)
+
+#if VS_PACKED
+INLINE void vs_add(uint* pe, uint* po, const uint* w) {
+#pragma unroll
+  for (int q = 0; q < NWORDS; ++q) {
+    if (VS_WORD_USED(q)) {
+      pe[q] += VS_EVEN(w[q]);
+      po[q] += VS_ODD(w[q]);
+    }
+  }
+}
+INLINE void vs_slide(uint* pe, uint* po, const uint* wi, const uint* wo) {
+#pragma unroll
+  for (int q = 0; q < NWORDS; ++q) {
+    if (VS_WORD_USED(q)) {
+      pe[q] += VS_EVEN(wi[q]) - VS_EVEN(wo[q]);
+      po[q] += VS_ODD(wi[q]) - VS_ODD(wo[q]);
+    }
+  }
+}
+#else
+INLINE void vs_add(ACC_T* v, const uint* w) {
+#pragma unroll
+  for (int c = FIRST; c < LAST; ++c) v[c] += vs_elem(w[c / EPW], c % EPW);
+}
+INLINE void vs_slide(ACC_T* v, const uint* wi, const uint* wo) {
+#pragma unroll
+  for (int c = FIRST; c < LAST; ++c) {
+    v[c] += vs_elem(wi[c / EPW], c % EPW);
+    v[c] -= vs_elem(wo[c / EPW], c % EPW);
+  }
+}
+#endif
+
 KERNEL void box_filter_vector_strips(int width, int height, int kh, int ay, int border, int strip_rows,
                                      CONVERT_PARAMS, CONST_IMAGE_PARAM(SRC_T, src), IMAGE_PARAM(DST_T, dst)) {
   const int row_e = width * CN;
@@ -482,26 +530,36 @@ KERNEL void box_filter_vector_strips(int width, int height, int kh, int ay, int 
   if (y0 >= height) return;
   const int y_end = min(y0 + strip_rows, height);
 
+#if VS_PACKED
+  uint pe[NWORDS];
+  uint po[NWORDS];
+#pragma unroll
+  for (int q = 0; q < NWORDS; ++q) {
+    pe[q] = 0u;
+    po[q] = 0u;
+  }
+#define VS_ADD(w) vs_add(pe, po, w)
+#define VS_SLIDE(wi, wo) vs_slide(pe, po, wi, wo)
+#else
   ACC_T v[NCOL];
 #pragma unroll
   for (int i = 0; i < NCOL; ++i) v[i] = (ACC_T)0;
+#define VS_ADD(w) vs_add(v, w)
+#define VS_SLIDE(wi, wo) vs_slide(v, wi, wo)
+#endif
   uint win[NWORDS];
   uint wout[NWORDS];
   /* The first window, two rows per step so that twice the loads are in flight. */
-  int i = 0;
-  for (; i + 1 < kh; i += 2) {
-    vs_fetch(win, src, src_offset, src_step, y0 - ay + i, width, height, e_first, border, fast);
-    vs_fetch(wout, src, src_offset, src_step, y0 - ay + i + 1, width, height, e_first, border, fast);
-#pragma unroll
-    for (int c = FIRST; c < LAST; ++c) {
-      v[c] += vs_elem(win[c / EPW], c % EPW);
-      v[c] += vs_elem(wout[c / EPW], c % EPW);
-    }
+  int r = 0;
+  for (; r + 1 < kh; r += 2) {
+    vs_fetch(win, src, src_offset, src_step, y0 - ay + r, width, height, e_first, border, fast);
+    vs_fetch(wout, src, src_offset, src_step, y0 - ay + r + 1, width, height, e_first, border, fast);
+    VS_ADD(win);
+    VS_ADD(wout);
   }
-  if (i < kh) {
-    vs_fetch(win, src, src_offset, src_step, y0 - ay + i, width, height, e_first, border, fast);
-#pragma unroll
-    for (int c = FIRST; c < LAST; ++c) v[c] += vs_elem(win[c / EPW], c % EPW);
+  if (r < kh) {
+    vs_fetch(win, src, src_offset, src_step, y0 - ay + r, width, height, e_first, border, fast);
+    VS_ADD(win);
   }
   /* The rows entering and leaving at the next step, loaded one step ahead. */
   if (y0 + 1 < y_end) {
@@ -509,32 +567,65 @@ KERNEL void box_filter_vector_strips(int width, int height, int kh, int ay, int 
     vs_fetch(wout, src, src_offset, src_step, y0 - ay, width, height, e_first, border, fast);
   }
 
-  ACC_T s[VL];
   DST_T out[VL];
   for (int y = y0; y < y_end; ++y) {
     if (y > y0) {
-#pragma unroll
-      for (int c = FIRST; c < LAST; ++c) {
-        v[c] += vs_elem(win[c / EPW], c % EPW);
-        v[c] -= vs_elem(wout[c / EPW], c % EPW);
-      }
+      VS_SLIDE(win, wout);
       if (y + 1 < y_end) {
         vs_fetch(win, src, src_offset, src_step, y + kh - ay, width, height, e_first, border, fast);
         vs_fetch(wout, src, src_offset, src_step, y - ay, width, height, e_first, border, fast);
       }
     }
+#if VS_PACKED && defined(VS_HPACK)
+    /* Four channels: pixel m's window covers words base + m - AX .. + KW - 1. */
+    {
+      const int base = LH * VL / 4;
+      uint se = 0u;
+      uint so = 0u;
 #pragma unroll
-    for (int j = 0; j < VL; ++j) {
-      if (j < CN) {
-        ACC_T t = (ACC_T)0;
+      for (int m = 0; m < VL / 4; ++m) {
+        if (m == 0) {
 #pragma unroll
-        for (int i = 0; i < KW; ++i) t += v[LH * VL + j - HL + i * CN];
-        s[j] = t;
-      } else {
-        s[j] = s[j - CN] + v[LH * VL + j + HR] - v[LH * VL + j - CN - HL];
+          for (int i = 0; i < KW; ++i) {
+            se += pe[base - AX + i];
+            so += po[base - AX + i];
+          }
+        } else {
+          se += pe[base + m - AX + KW - 1] - pe[base + m - 1 - AX];
+          so += po[base + m - AX + KW - 1] - po[base + m - 1 - AX];
+        }
+        out[4 * m] = box_convert(se & 0xFFFFu, e0 + 4 * m, CONVERT_ARGS);
+        out[4 * m + 1] = box_convert(so & 0xFFFFu, e0 + 4 * m + 1, CONVERT_ARGS);
+        out[4 * m + 2] = box_convert(se >> 16, e0 + 4 * m + 2, CONVERT_ARGS);
+        out[4 * m + 3] = box_convert(so >> 16, e0 + 4 * m + 3, CONVERT_ARGS);
       }
-      out[j] = box_convert(s[j], e0 + j, CONVERT_ARGS);
     }
+#else
+    {
+#if VS_PACKED
+      /* The columns one by one for the horizontal sums. */
+      uint v[NCOL];
+#pragma unroll
+      for (int i = FIRST; i < LAST; ++i) {
+        const uint w = (i % 2 == 0) ? pe[i / 4] : po[i / 4];
+        v[i] = (w >> (16 * ((i % 4) / 2))) & 0xFFFFu;
+      }
+#endif
+      ACC_T s[VL];
+#pragma unroll
+      for (int j = 0; j < VL; ++j) {
+        if (j < CN) {
+          ACC_T t = (ACC_T)0;
+#pragma unroll
+          for (int i = 0; i < KW; ++i) t += v[LH * VL + j - HL + i * CN];
+          s[j] = t;
+        } else {
+          s[j] = s[j - CN] + v[LH * VL + j + HR] - v[LH * VL + j - CN - HL];
+        }
+        out[j] = box_convert(s[j], e0 + j, CONVERT_ARGS);
+      }
+    }
+#endif
     GLOBAL DST_T* drow = dst + dst_offset + y * dst_step + e0;
 #if VS_ALIGNED
     if (e0 + VL <= row_e) {

@@ -165,6 +165,7 @@ TEST(BoxFilter, MethodsAgree) {
 
 // vector_strips for every vector width it picks (4, 8, 16 bytes), on rows on and off vector
 // boundaries, widths that end inside a vector, strips taller and shorter than the image.
+// (Widths: the narrowest vector holding the halo, (kw - 1) * channels elements.)
 TEST(BoxFilter, VectorStrips) {
   std::mt19937 rng(77);
   const struct {
@@ -173,12 +174,14 @@ TEST(BoxFilter, VectorStrips) {
     std::optional<Depth> ddepth;
     bool normalize;
   } kinds[] = {
-      {{8, 8}, {Depth::u8, 1}, {}, true},            // 4-byte vectors, one halo vector each side
-      {{8, 8}, {Depth::u8, 4}, {}, true},            // 16-byte vectors (the u8x4 benchmark)
+      {{8, 8}, {Depth::u8, 1}, {}, true},            // 8-byte vectors, one halo vector each side
+      {{8, 8}, {Depth::u8, 4}, {}, true},            // 16-byte vectors, packed horizontal sums
       {{3, 3}, {Depth::u8, 3}, {}, false},           // pixels straddle vectors; plain sums
-      {{15, 9}, {Depth::u8, 1}, Depth::f32, true},   // 8-byte vectors, wide outputs
+      {{5, 3}, {Depth::u8, 1}, Depth::f32, true},    // 4-byte vectors, wide outputs
+      {{15, 9}, {Depth::u8, 2}, {}, true},           // halo wider than a vector
       {{5, 5}, {Depth::u16, 2}, {}, true},           // int sums with float scaling
       {{3, 5}, {Depth::f32, 1}, {}, true},           // double sums, 2-element vectors
+      {{3, 101}, {Depth::u8, 4}, Depth::s32, false}, // four channels, sums beyond 16 bits
   };
   const Size sizes[] = {{1, 1}, {6, 3}, {61, 37}, {259, 40}};
   int n = 0;

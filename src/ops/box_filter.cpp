@@ -240,7 +240,7 @@ struct StripsPolicy {
   static constexpr int max_sums = 64;          // 32-bit running sums per work-item (double sums count twice)
   static constexpr int min_strip_rows = 16;    // amortises the kh rows that start each strip
   static constexpr int max_strip_rows = 256;
-  static constexpr int busy_items_per_unit = 256;  // below this many per compute unit a GPU idles
+  static constexpr int busy_items_per_unit = 128;  // below this many per compute unit a GPU idles
 };
 
 StripsPolicy strips_policy(Queue& queue, const DeviceImage& src, const DeviceImage* dst, Size ksize, Anchor anchor,
@@ -249,13 +249,14 @@ StripsPolicy strips_policy(Queue& queue, const DeviceImage& src, const DeviceIma
   const int cn = src.channels();
   const int es = static_cast<int>(depth_size(src.depth()));
   const int halo = (ksize.width - 1) * cn;  // elements a window reaches beyond its own
-  // The narrowest vector whose halo vectors hold at most twice its own elements (more work-items,
-  // so more rows in flight), else the widest (16 bytes).
+  // The narrowest vector at least as wide as the halo (narrower: more work-items, the same bytes
+  // in flight per row step; but a halo wider than the vector costs more adds per output than the
+  // parallelism gains), else the widest (16 bytes).
   for (int bytes : {4, 8, 16}) {
     const int vl = bytes / es;
     if (vl < 2) continue;
     p.vl = vl;
-    if (halo <= 2 * vl) break;
+    if (halo <= vl) break;
   }
   const int vl = p.vl;
   const int hl = anchor.x * cn;
@@ -281,6 +282,12 @@ Event launch_vector_strips(Queue& queue, const BoxPlan& plan, const StripsPolicy
   detail::BuildOptions o = build_options(plan);
   o.define("VS_VL", p.vl).define("KW", plan.ksize.width).define("AX", plan.anchor.x);
   o.define("VS_ALIGNED", p.aligned ? 1 : 0);
+  // Four u8 channels with window sums below 2^16: horizontal sums two to a word as well.
+  static_assert(box_filter_max_ksize <= 256, "vector_strips packs vertical u8 sums in 16 bits");
+  const int area = plan.ksize.width * plan.ksize.height;
+  if (plan.src->depth() == Depth::u8 && plan.src->channels() == 4 && plan.rules.int_sums && area * 255 < 65536) {
+    o.define("VS_HPACK");
+  }
   const auto program = detail::get_program(queue, "box_filter.cl", o);
   const DeviceImage& src = *plan.src;
   detail::Launch launch(queue, program, "box_filter_vector_strips");
