@@ -83,6 +83,8 @@ TiledRowsPolicy tiled_rows_policy(Queue& queue, const DeviceImage& src, Size k) 
     p.tile_pitch = pitch;
     p.coef_pitch = (k.width + 3) / 4 * 4;
     p.tile_bytes = static_cast<std::size_t>(TiledRowsPolicy::gy * py + k.height - 1) * pitch * esize;
+    // The coefficients (read as float4) follow the tile where a runtime packs local arguments.
+    p.tile_bytes = (p.tile_bytes + 127) / 128 * 128;
     p.coef_bytes = static_cast<std::size_t>(k.height) * p.coef_pitch * sizeof(float);
     if (p.tile_bytes + p.coef_bytes <= detail::local_budget(queue)) {
       p.fits = true;
