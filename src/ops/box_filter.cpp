@@ -236,15 +236,14 @@ struct StripsPolicy {
   int strip_rows = 0;
   int lx = 64;
   long long items = 0;  // work-items that hold outputs
-  bool aligned = false;
+  bool aligned = false;  // rows of src and dst start on vl-element boundaries (set at launch)
   static constexpr int max_sums = 64;          // 32-bit running sums per work-item (double sums count twice)
   static constexpr int min_strip_rows = 16;    // amortises the kh rows that start each strip
   static constexpr int max_strip_rows = 256;
   static constexpr int busy_items_per_unit = 128;  // below this many per compute unit a GPU idles
 };
 
-StripsPolicy strips_policy(Queue& queue, const DeviceImage& src, const DeviceImage* dst, Size ksize, Anchor anchor,
-                           bool double_sums) {
+StripsPolicy strips_policy(Queue& queue, const DeviceImage& src, Size ksize, Anchor anchor, bool double_sums) {
   StripsPolicy p;
   const int cn = src.channels();
   const int es = static_cast<int>(depth_size(src.depth()));
@@ -274,7 +273,6 @@ StripsPolicy strips_policy(Queue& queue, const DeviceImage& src, const DeviceIma
   p.strip_rows = rows;
   p.items = lanes * ((src.height() + rows - 1) / rows);
   p.lx = detail::work_group_size(queue, 64);
-  p.aligned = detail::vector_aligned(src, vl) && (dst == nullptr || detail::vector_aligned(*dst, vl));
   return p;
 }
 
@@ -382,8 +380,7 @@ Event box_filter(Queue& queue, const DeviceImage& src, DeviceImage& dst, const B
   plan.rules = box_rules(src.depth(), ddepth, options.ksize, options.normalize, src.width() * src.channels());
   const RegistersPolicy regs = registers_policy(queue, src, options.ksize, plan.rules.int_sums);
   const bool double_sums = !plan.rules.int_sums && plan.fp64;
-  // dst may still be empty here (then it is allocated aligned); checked again below.
-  StripsPolicy strips = strips_policy(queue, src, dst.empty() ? nullptr : &dst, options.ksize, plan.anchor, double_sums);
+  StripsPolicy strips = strips_policy(queue, src, options.ksize, plan.anchor, double_sums);
   plan.method = options.method;
   if (plan.method == BoxFilterMethod::automatic) plan.method = automatic_method(queue, regs, strips);
   const auto too_wide = [&](const char* method) {
