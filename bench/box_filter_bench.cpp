@@ -47,17 +47,27 @@ Case box_case(Env& env, const std::shared_ptr<Images>& images, BoxFilterMethod m
 std::vector<Case> cases(Env& env) {
   std::vector<Case> out;
   const auto u8 = make_images(env, Format{Depth::u8, 1});
+  out.push_back(box_case(env, u8, BoxFilterMethod::automatic, {8, 8}, "u8 8x8"));
+  out.push_back(box_case(env, u8, BoxFilterMethod::vector_strips, {8, 8}, "u8 8x8"));
   out.push_back(box_case(env, u8, BoxFilterMethod::registers, {8, 8}, "u8 8x8"));
   out.push_back(box_case(env, u8, BoxFilterMethod::local_scan, {8, 8}, "u8 8x8"));
   out.push_back(box_case(env, u8, BoxFilterMethod::two_pass_8x8, {8, 8}, "u8 8x8"));
   out.push_back(box_case(env, u8, BoxFilterMethod::direct, {8, 8}, "u8 8x8"));
+  out.push_back(box_case(env, u8, BoxFilterMethod::automatic, {31, 31}, "u8 31x31"));
+  out.push_back(box_case(env, u8, BoxFilterMethod::vector_strips, {31, 31}, "u8 31x31"));
   out.push_back(box_case(env, u8, BoxFilterMethod::registers, {31, 31}, "u8 31x31"));
   out.push_back(box_case(env, u8, BoxFilterMethod::local_scan, {31, 31}, "u8 31x31"));
   out.push_back(box_case(env, u8, BoxFilterMethod::direct, {31, 31}, "u8 31x31"));
   out.push_back(box_case(env, u8, BoxFilterMethod::automatic, {3, 3}, "u8 3x3"));
+  out.push_back(box_case(env, u8, BoxFilterMethod::automatic, {15, 15}, "u8 15x15"));
+  out.push_back(box_case(env, u8, BoxFilterMethod::vector_strips, {15, 15}, "u8 15x15"));
+  out.push_back(box_case(env, u8, BoxFilterMethod::local_scan, {15, 15}, "u8 15x15"));
   out.push_back(box_case(env, u8, BoxFilterMethod::local_scan, {255, 255}, "u8 255x255"));
   const auto rgba = make_images(env, Format{Depth::u8, 4});
   out.push_back(box_case(env, rgba, BoxFilterMethod::automatic, {8, 8}, "u8x4 8x8"));
+  out.push_back(box_case(env, rgba, BoxFilterMethod::vector_strips, {8, 8}, "u8x4 8x8"));
+  out.push_back(box_case(env, rgba, BoxFilterMethod::local_scan, {8, 8}, "u8x4 8x8"));
+  out.push_back(box_case(env, rgba, BoxFilterMethod::registers, {8, 8}, "u8x4 8x8"));
   const auto f32 = make_images(env, Format{Depth::f32, 1});
   out.push_back(box_case(env, f32, BoxFilterMethod::automatic, {31, 31}, "f32 31x31"));
   return out;

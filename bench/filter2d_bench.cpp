@@ -45,10 +45,15 @@ Case conv_case(Env& env, Format format, Filter2DMethod method, int k, const char
 
 std::vector<Case> cases(Env& env) {
   std::vector<Case> out;
+  out.push_back(conv_case(env, Format{Depth::u8, 1}, Filter2DMethod::tiled_rows, 3, "u8 3x3"));
   out.push_back(conv_case(env, Format{Depth::u8, 1}, Filter2DMethod::fused, 3, "u8 3x3"));
   out.push_back(conv_case(env, Format{Depth::u8, 1}, Filter2DMethod::direct, 3, "u8 3x3"));
+  out.push_back(conv_case(env, Format{Depth::f32, 1}, Filter2DMethod::tiled_rows, 7, "f32 7x7"));
   out.push_back(conv_case(env, Format{Depth::f32, 1}, Filter2DMethod::fused, 7, "f32 7x7"));
+  out.push_back(conv_case(env, Format{Depth::f32, 1}, Filter2DMethod::automatic, 31, "f32 31x31"));
+  out.push_back(conv_case(env, Format{Depth::f32, 1}, Filter2DMethod::tiled_rows, 31, "f32 31x31"));
   out.push_back(conv_case(env, Format{Depth::f32, 1}, Filter2DMethod::fused, 31, "f32 31x31"));
+  out.push_back(conv_case(env, Format{Depth::u8, 4}, Filter2DMethod::tiled_rows, 5, "u8x4 5x5"));
   out.push_back(conv_case(env, Format{Depth::u8, 4}, Filter2DMethod::fused, 5, "u8x4 5x5"));
   return out;
 }

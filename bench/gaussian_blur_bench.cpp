@@ -40,10 +40,15 @@ Case gauss_case(Env& env, Format format, SepFilterMethod method, int k, const ch
 
 std::vector<Case> cases(Env& env) {
   std::vector<Case> out;
+  out.push_back(gauss_case(env, Format{Depth::u8, 1}, SepFilterMethod::automatic, 5, "u8 5x5"));
+  out.push_back(gauss_case(env, Format{Depth::u8, 1}, SepFilterMethod::fused_direct, 5, "u8 5x5"));
   out.push_back(gauss_case(env, Format{Depth::u8, 1}, SepFilterMethod::fused, 5, "u8 5x5"));
   out.push_back(gauss_case(env, Format{Depth::u8, 1}, SepFilterMethod::two_pass, 5, "u8 5x5"));
+  out.push_back(gauss_case(env, Format{Depth::u8, 1}, SepFilterMethod::fused_direct, 31, "u8 31x31"));
   out.push_back(gauss_case(env, Format{Depth::u8, 1}, SepFilterMethod::fused, 31, "u8 31x31"));
   out.push_back(gauss_case(env, Format{Depth::u8, 3}, SepFilterMethod::automatic, 7, "u8x3 7x7"));
+  out.push_back(gauss_case(env, Format{Depth::u8, 3}, SepFilterMethod::fused, 7, "u8x3 7x7"));
+  out.push_back(gauss_case(env, Format{Depth::f32, 1}, SepFilterMethod::fused_direct, 31, "f32 31x31"));
   out.push_back(gauss_case(env, Format{Depth::f32, 1}, SepFilterMethod::fused, 31, "f32 31x31"));
   return out;
 }

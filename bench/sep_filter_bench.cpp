@@ -60,14 +60,21 @@ Case sep_case(Env& env, const std::shared_ptr<Images>& images, SepFilterMethod m
 std::vector<Case> cases(Env& env) {
   std::vector<Case> out;
   const auto f32 = make_images(env, Format{Depth::f32, 1});
+  out.push_back(sep_case(env, f32, SepFilterMethod::automatic, 31, "f32 31-tap"));
+  out.push_back(sep_case(env, f32, SepFilterMethod::fused_direct, 31, "f32 31-tap"));
   out.push_back(sep_case(env, f32, SepFilterMethod::fused, 31, "f32 31-tap"));
   out.push_back(sep_case(env, f32, SepFilterMethod::two_pass, 31, "f32 31-tap"));
+  out.push_back(sep_case(env, f32, SepFilterMethod::fused_direct, 5, "f32 5-tap"));
   out.push_back(sep_case(env, f32, SepFilterMethod::fused, 5, "f32 5-tap"));
   const auto u8 = make_images(env, Format{Depth::u8, 1});
+  out.push_back(sep_case(env, u8, SepFilterMethod::fused_direct, 31, "u8 31-tap"));
   out.push_back(sep_case(env, u8, SepFilterMethod::fused, 31, "u8 31-tap"));
+  out.push_back(sep_case(env, u8, SepFilterMethod::fused_direct, 5, "u8 5-tap"));
   out.push_back(sep_case(env, u8, SepFilterMethod::fused, 5, "u8 5-tap"));
   const auto rgba = make_images(env, Format{Depth::u8, 4});
   out.push_back(sep_case(env, rgba, SepFilterMethod::automatic, 9, "u8x4 9-tap"));
+  out.push_back(sep_case(env, rgba, SepFilterMethod::fused_direct, 9, "u8x4 9-tap"));
+  out.push_back(sep_case(env, rgba, SepFilterMethod::fused, 9, "u8x4 9-tap"));
   return out;
 }
 

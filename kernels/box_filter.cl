@@ -13,6 +13,8 @@
  *   HAS_FP64                         the double tail and double sums exist
  *   LX, NCOL                         (local_scan) work-group size, element columns per work-item
  *   KW, RUN_PX                       (registers) window width, output pixels per work-item
+ *   VS_VL, KW, AX, VS_ALIGNED        (vector_strips) elements per vector, window width, anchor
+ *                                    column, rows of src and dst start on VS_VL-element boundaries
  *   DIRECT, TWO_PASS                 select those variants' kernels (each program holds one variant) */
 #include "common/dialect.h"
 #include "common/types.h"
@@ -368,6 +370,272 @@ KERNEL void box_filter_registers(int width, int height, int kh, int ax, int ay, 
       for (int i = RUN_PX * CN / 16 * 16; i < RUN_PX * CN; ++i) drow[i] = out[i];
     } else {
       for (int i = 0; i < out_px * CN; ++i) drow[i] = out[i];
+    }
+  }
+}
+#endif
+
+/* ---- vector_strips: small windows, aligned vector loads, no local memory -------------------
+ * A work-item owns VL consecutive elements of a row (one vector: 4 to 16 bytes) and a strip of
+ * strip_rows rows. Each row it loads its own vector plus the halo vectors on either side that its
+ * windows reach (LH left, RH right, from KW, AX, CN), so a warp reads whole contiguous segments and
+ * neighbouring work-items never wait on each other. The vertical window sums of the held element
+ * columns stay in registers and slide down (entering row added, leaving row subtracted; the rows of
+ * the next step are loaded before this step's outputs are computed), the horizontal sums slide
+ * along the VL outputs (two operations each after the first of each channel), and the VL outputs
+ * leave as one vector store. Work-items whose columns reach outside the image (or rows that are
+ * not vector aligned) fetch element by element through the border instead. */
+#ifdef VS_VL
+#define VL VS_VL
+#if SRC_DEPTH == DEPTH_U8
+#define EPW 4 /* elements per 32-bit word */
+#elif SRC_DEPTH == DEPTH_U16
+#define EPW 2
+#else
+#define EPW 1
+#endif
+#define WPV (VL / EPW)              /* words per vector: 1, 2 or 4 */
+#define HL (AX * CN)                /* halo elements a window reaches on the left */
+#define HR ((KW - 1 - AX) * CN)     /* and on the right */
+#define LH ((HL + VL - 1) / VL)     /* halo vectors */
+#define RH ((HR + VL - 1) / VL)
+#define NQ (LH + 1 + RH)            /* vectors loaded per row */
+#define NWORDS (NQ * WPV)
+#define NCOL (NQ * VL)              /* element columns held */
+#define FIRST (LH * VL - HL)        /* first held column a window reads */
+#define LAST (LH * VL + VL + HR)    /* one past the last */
+#define CAT_(a, b) a##b
+#define CAT(a, b) CAT_(a, b)
+#define DVT CAT(DST_T, VL)
+#define DVLOAD CAT(vload, VL)
+
+/* Element t (0 .. EPW-1) of a 32-bit word holding EPW source elements (little-endian devices). */
+INLINE ACC_T vs_elem(uint w, int t) {
+#if SRC_DEPTH == DEPTH_U8
+  return (ACC_T)((w >> (8 * t)) & 0xFFu);
+#elif SRC_DEPTH == DEPTH_U16
+  return (ACC_T)((w >> (16 * t)) & 0xFFFFu);
+#else
+  (void)t;
+  return (ACC_T)as_float(w);
+#endif
+}
+
+INLINE uint vs_bits(SRC_T value, int t) {
+#if SRC_DEPTH == DEPTH_F32
+  (void)t;
+  return as_uint(value);
+#else
+  return (uint)value << (8 * (int)sizeof(SRC_T) * t);
+#endif
+}
+
+/* w = the words of the held columns of row y (held column 0 is element e_first of the row). */
+INLINE void vs_fetch(uint* w, GLOBAL const SRC_T* src, int src_offset, int src_step, int y, int width, int height,
+                     int e_first, int border, bool fast) {
+  const int yi = border_index(y, height, border);
+#pragma unroll
+  for (int i = 0; i < NWORDS; ++i) w[i] = 0u;
+  if (yi < 0) return;
+  GLOBAL const SRC_T* row = src + src_offset + yi * src_step;
+#if VS_ALIGNED && defined(__ENDIAN_LITTLE__)
+  if (fast) {
+    GLOBAL const SRC_T* p = row + e_first;
+#pragma unroll
+    for (int q = 0; q < NQ; ++q) {
+#if WPV == 4
+      const uint4 v = ((GLOBAL const uint4*)p)[q];
+      w[4 * q] = v.s0;
+      w[4 * q + 1] = v.s1;
+      w[4 * q + 2] = v.s2;
+      w[4 * q + 3] = v.s3;
+#elif WPV == 2
+      const uint2 v = ((GLOBAL const uint2*)p)[q];
+      w[2 * q] = v.s0;
+      w[2 * q + 1] = v.s1;
+#else
+      w[q] = ((GLOBAL const uint*)p)[q];
+#endif
+    }
+    return;
+  }
+#else
+  (void)fast;
+#endif
+#pragma unroll
+  for (int i = FIRST; i < LAST; ++i) {
+    const int ee = e_first + i;
+    const int px = (ee >= 0 ? ee : ee - (CN - 1)) / CN; /* floor division */
+    const int xi = border_index(px, width, border);
+    if (xi >= 0) w[i / EPW] |= vs_bits(row[xi * CN + (ee - px * CN)], i % EPW);
+  }
+}
+
+/* u8 sources with integer sums keep the vertical sums two to a 32-bit word: pe[q] holds columns
+ * 4q and 4q + 2 of the held words, po[q] columns 4q + 1 and 4q + 3, 16 bits each (at most 255
+ * rows of 255: below 2^16). One add-subtract updates two columns; carries never cross, since
+ * every 16-bit result is a true sum in range and 32-bit arithmetic is exact modulo 2^32. With
+ * four channels and windows of at most 257 pixels (VS_HPACK, from the host), the horizontal sums
+ * stay packed too: a pixel's even (odd) word holds its channels 0 and 2 (1 and 3). */
+#if SRC_DEPTH == DEPTH_U8 && ACC_INT
+#define VS_PACKED 1
+#else
+#define VS_PACKED 0
+#endif
+#define VS_WORD_USED(q) (4 * (q) + 4 > FIRST && 4 * (q) < LAST)
+#define VS_EVEN(w) ((w) & 0x00FF00FFu)
+#define VS_ODD(w) (((w) >> 8) & 0x00FF00FFu)
+
+#if VS_PACKED
+INLINE void vs_add(uint* pe, uint* po, const uint* w) {
+#pragma unroll
+  for (int q = 0; q < NWORDS; ++q) {
+    if (VS_WORD_USED(q)) {
+      pe[q] += VS_EVEN(w[q]);
+      po[q] += VS_ODD(w[q]);
+    }
+  }
+}
+INLINE void vs_slide(uint* pe, uint* po, const uint* wi, const uint* wo) {
+#pragma unroll
+  for (int q = 0; q < NWORDS; ++q) {
+    if (VS_WORD_USED(q)) {
+      pe[q] += VS_EVEN(wi[q]) - VS_EVEN(wo[q]);
+      po[q] += VS_ODD(wi[q]) - VS_ODD(wo[q]);
+    }
+  }
+}
+#else
+INLINE void vs_add(ACC_T* v, const uint* w) {
+#pragma unroll
+  for (int c = FIRST; c < LAST; ++c) v[c] += vs_elem(w[c / EPW], c % EPW);
+}
+INLINE void vs_slide(ACC_T* v, const uint* wi, const uint* wo) {
+#pragma unroll
+  for (int c = FIRST; c < LAST; ++c) {
+    v[c] += vs_elem(wi[c / EPW], c % EPW);
+    v[c] -= vs_elem(wo[c / EPW], c % EPW);
+  }
+}
+#endif
+
+KERNEL void box_filter_vector_strips(int width, int height, int kh, int ay, int border, int strip_rows,
+                                     CONVERT_PARAMS, CONST_IMAGE_PARAM(SRC_T, src), IMAGE_PARAM(DST_T, dst)) {
+  const int row_e = width * CN;
+  const int e0 = GLOBAL_ID(0) * VL; /* first output element */
+  if (e0 >= row_e) return;
+  const int e_first = e0 - LH * VL;
+  const bool fast = e_first >= 0 && e_first + NCOL <= row_e;
+  const int y0 = GLOBAL_ID(1) * strip_rows;
+  if (y0 >= height) return;
+  const int y_end = min(y0 + strip_rows, height);
+
+#if VS_PACKED
+  uint pe[NWORDS];
+  uint po[NWORDS];
+#pragma unroll
+  for (int q = 0; q < NWORDS; ++q) {
+    pe[q] = 0u;
+    po[q] = 0u;
+  }
+#define VS_ADD(w) vs_add(pe, po, w)
+#define VS_SLIDE(wi, wo) vs_slide(pe, po, wi, wo)
+#else
+  ACC_T v[NCOL];
+#pragma unroll
+  for (int i = 0; i < NCOL; ++i) v[i] = (ACC_T)0;
+#define VS_ADD(w) vs_add(v, w)
+#define VS_SLIDE(wi, wo) vs_slide(v, wi, wo)
+#endif
+  uint win[NWORDS];
+  uint wout[NWORDS];
+  /* The first window, two rows per step so that twice the loads are in flight. */
+  int r = 0;
+  for (; r + 1 < kh; r += 2) {
+    vs_fetch(win, src, src_offset, src_step, y0 - ay + r, width, height, e_first, border, fast);
+    vs_fetch(wout, src, src_offset, src_step, y0 - ay + r + 1, width, height, e_first, border, fast);
+    VS_ADD(win);
+    VS_ADD(wout);
+  }
+  if (r < kh) {
+    vs_fetch(win, src, src_offset, src_step, y0 - ay + r, width, height, e_first, border, fast);
+    VS_ADD(win);
+  }
+  /* The rows entering and leaving at the next step, loaded one step ahead. */
+  if (y0 + 1 < y_end) {
+    vs_fetch(win, src, src_offset, src_step, y0 + kh - ay, width, height, e_first, border, fast);
+    vs_fetch(wout, src, src_offset, src_step, y0 - ay, width, height, e_first, border, fast);
+  }
+
+  DST_T out[VL];
+  for (int y = y0; y < y_end; ++y) {
+    if (y > y0) {
+      VS_SLIDE(win, wout);
+      if (y + 1 < y_end) {
+        vs_fetch(win, src, src_offset, src_step, y + kh - ay, width, height, e_first, border, fast);
+        vs_fetch(wout, src, src_offset, src_step, y - ay, width, height, e_first, border, fast);
+      }
+    }
+#if VS_PACKED && defined(VS_HPACK)
+    /* Four channels: pixel m's window covers words base + m - AX .. + KW - 1. */
+    {
+      const int base = LH * VL / 4;
+      uint se = 0u;
+      uint so = 0u;
+#pragma unroll
+      for (int m = 0; m < VL / 4; ++m) {
+        if (m == 0) {
+#pragma unroll
+          for (int i = 0; i < KW; ++i) {
+            se += pe[base - AX + i];
+            so += po[base - AX + i];
+          }
+        } else {
+          se += pe[base + m - AX + KW - 1] - pe[base + m - 1 - AX];
+          so += po[base + m - AX + KW - 1] - po[base + m - 1 - AX];
+        }
+        out[4 * m] = box_convert(se & 0xFFFFu, e0 + 4 * m, CONVERT_ARGS);
+        out[4 * m + 1] = box_convert(so & 0xFFFFu, e0 + 4 * m + 1, CONVERT_ARGS);
+        out[4 * m + 2] = box_convert(se >> 16, e0 + 4 * m + 2, CONVERT_ARGS);
+        out[4 * m + 3] = box_convert(so >> 16, e0 + 4 * m + 3, CONVERT_ARGS);
+      }
+    }
+#else
+    {
+#if VS_PACKED
+      /* The columns one by one for the horizontal sums. */
+      uint v[NCOL];
+#pragma unroll
+      for (int i = FIRST; i < LAST; ++i) {
+        const uint w = (i % 2 == 0) ? pe[i / 4] : po[i / 4];
+        v[i] = (w >> (16 * ((i % 4) / 2))) & 0xFFFFu;
+      }
+#endif
+      ACC_T s[VL];
+#pragma unroll
+      for (int j = 0; j < VL; ++j) {
+        if (j < CN) {
+          ACC_T t = (ACC_T)0;
+#pragma unroll
+          for (int i = 0; i < KW; ++i) t += v[LH * VL + j - HL + i * CN];
+          s[j] = t;
+        } else {
+          s[j] = s[j - CN] + v[LH * VL + j + HR] - v[LH * VL + j - CN - HL];
+        }
+        out[j] = box_convert(s[j], e0 + j, CONVERT_ARGS);
+      }
+    }
+#endif
+    GLOBAL DST_T* drow = dst + dst_offset + y * dst_step + e0;
+#if VS_ALIGNED
+    if (e0 + VL <= row_e) {
+      *(GLOBAL DVT*)drow = DVLOAD(0, out);
+      continue;
+    }
+#endif
+#pragma unroll
+    for (int j = 0; j < VL; ++j) {
+      if (e0 + j < row_e) drow[j] = out[j];
     }
   }
 }

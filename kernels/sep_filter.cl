@@ -10,6 +10,9 @@
  *                                          MODE_GAUSS16   GaussianBlur u16: 16.16 fixed point
  *   COL_KIND                               FLOAT columns: 0 general, 1 symmetric, 2 antisymmetric
  *   fused kernel: GX, GY (work-group), TWP, TH (output tile), PXP, PYP (outputs per work-item)
+ *   fused_direct kernel: FD_GS (work-group), FD_TW, FD_TH (output tile), FD_PX (pixels per row
+ *     task), FD_PY (rows per column task), FD_VE (elements per vector load), AX (anchor column),
+ *     FD_ALIGNED (source rows start on FD_VE-element boundaries)
  * Coefficients travel as 64 + 64 uint kernel arguments (float bits or integers), so that a launch
  * needs no buffer. */
 #include "common/dialect.h"
@@ -235,6 +238,210 @@ KERNEL REQD_GROUP_SIZE(GX, GY, 1) void sep_filter_fused(SEP_PARAMS, COEF_PARAMS(
     for (int p = 0; p < PYP; ++p) {
       const int y = y0 + yb + p;
       if (y < height) IMAGE_AT(dst, e, y) = column_finish(v + p, e, kyb, SEP_ARGS);
+    }
+  }
+}
+#endif
+
+/* ---- fused_direct: rows straight from device memory, one launch per image ---------------------
+ * A work-group of FD_GS work-items owns an output tile of FD_TW x FD_TH pixels. Row pass: each task
+ * filters FD_PX neighbouring pixels (all channels) of one of the FD_TH + KH - 1 source rows the tile
+ * needs, reading its FD_PX + KW - 1 source pixels straight from device memory (aligned vector loads
+ * where the row lies inside the image; neighbouring work-items read neighbouring vectors, so a
+ * warp reads whole segments, and the overlap comes from the cache) and every loaded value feeds all
+ * FD_PX outputs it touches; the results go to local memory, the only tile there. Column pass: each
+ * task filters FD_PY neighbouring rows of one element column from local memory and stores them.
+ * The arithmetic (tap order, fma chains) is that of the other variants, so results are equal. */
+#ifdef FD_TW
+#define FD_NR (FD_TH + KH - 1)           /* row-pass rows */
+#define FD_NB (FD_TW / FD_PX)            /* row tasks per row */
+#define FD_NE (FD_PX * CN)               /* outputs per row task */
+#define FD_NIN ((FD_PX + KW - 1) * CN)   /* source elements per row task */
+#define FD_LEFT (((AX * CN) + FD_VE - 1) / FD_VE * FD_VE) /* elements loaded left of the task's own */
+#define FD_SKIP (FD_LEFT - AX * CN)      /* loaded elements before the first one used */
+#define FD_NV ((FD_SKIP + FD_NIN + FD_VE - 1) / FD_VE) /* vectors per row task */
+#if SRC_DEPTH == DEPTH_U8
+#define FD_EPW 4
+#elif SRC_DEPTH == DEPTH_U16
+#define FD_EPW 2
+#else
+#define FD_EPW 1
+#endif
+#define FD_WPV (FD_VE / FD_EPW)          /* 32-bit words per vector */
+#define FD_CAT_(a, b) a##b
+#define FD_CAT(a, b) FD_CAT_(a, b)
+#define FD_NW (FD_NV * FD_WPV)
+
+/* Float rows: MODE_FLOAT, and (FD_FLOAT_ROWS) the fixed-point smoothing modes, whose row and
+ * column sums are integers below 2^24 (non-negative 8-bit kernels summing to 256 over u8 values),
+ * so float arithmetic computes them exactly, in any order, at twice the rate of integer
+ * multiply-adds; the host then passes those kernels' integers as float bits. */
+#if MODE == MODE_FLOAT || (defined(FD_FLOAT_ROWS) && (MODE == MODE_GAUSS8 || MODE == MODE_BITEXACT))
+#define FD_FLOAT 1
+#define FD_IN_T float
+#define FD_RB_T float
+#define FD_TAP(acc, v, k) acc = fma(v, as_float(kxb[k]), acc)
+#else
+#define FD_FLOAT 0
+#define FD_IN_T SRC_T
+#define FD_RB_T RB_T
+#define FD_TAP(acc, v, k) ROW_TAP(acc, v, k)
+#endif
+#define FD_RB4 FD_CAT(FD_RB_T, 4)
+
+/* A source element as a row-pass input. Integers below 2^23 become floats through their bits
+ * (2^23 + v, minus 2^23: exact), sparing the slow integer-to-float conversion unit. */
+INLINE FD_IN_T fd_in(SRC_T v) {
+#if FD_FLOAT && SRC_DEPTH != DEPTH_F32
+  return as_float(0x4B000000u | (uint)v) - 8388608.0f;
+#else
+  return (FD_IN_T)v;
+#endif
+}
+
+/* Element i (compile-time after unrolling) of the words loaded for a row task. */
+INLINE FD_IN_T fd_elem(const uint* w, int i) {
+  const uint word = w[(FD_SKIP + i) / FD_EPW];
+#if SRC_DEPTH == DEPTH_U8
+  return fd_in((SRC_T)((word >> (8 * ((FD_SKIP + i) % 4))) & 0xFFu));
+#elif SRC_DEPTH == DEPTH_U16
+  return fd_in((SRC_T)((word >> (16 * ((FD_SKIP + i) % 2))) & 0xFFFFu));
+#else
+  return as_float(word);
+#endif
+}
+
+#if FD_FLOAT && MODE != MODE_FLOAT
+/* The columns of the fixed-point modes from exact float row sums (coefficients as float bits). */
+INLINE DST_T fd_column_finish(const float* r, int e, const uint* kyb, int tail, float delta_f, int delta_i) {
+#if MODE == MODE_GAUSS8
+  (void)e;
+  (void)tail;
+  (void)delta_f;
+  (void)delta_i;
+  float s = 0.0f;
+#pragma unroll
+  for (int k = 0; k < KH; ++k) s = fma(as_float(kyb[k]), r[k], s);
+  return (uchar)min(((uint)s + (1u << 15)) >> 16, 255u);
+#else /* MODE_BITEXACT: as column_finish, with the int row sums held as exact floats */
+  const int c = KH / 2;
+  if (e < tail) {
+    const float scale = 1.0f / 65536.0f;
+    float s = fma(r[c], as_float(kyb[c]) * scale, delta_f);
+#pragma unroll
+    for (int k = 1; k <= KH / 2; ++k) s = fma(r[c + k] + r[c - k], as_float(kyb[c + k]) * scale, s);
+    return convert_uchar_sat_rte(s);
+  }
+  int s = delta_i;
+#pragma unroll
+  for (int k = 0; k < KH; ++k) s += (int)as_float(kyb[k]) * (int)r[k];
+  return convert_uchar_sat((s + (1 << 15)) >> 16);
+#endif
+}
+#define FD_COLUMN_FINISH fd_column_finish
+#else
+#define FD_COLUMN_FINISH column_finish
+#endif
+
+KERNEL REQD_GROUP_SIZE(FD_GS, 1, 1) void sep_filter_fused_direct(SEP_PARAMS, COEF_PARAMS(kx), COEF_PARAMS(ky),
+                                                                  CONST_IMAGE_PARAM(SRC_T, src),
+                                                                  IMAGE_PARAM(DST_T, dst), LOCAL FD_RB_T* rows) {
+  (void)ax;
+  const uint kxb[64] = {COEF_LIST(kx)};
+  const uint kyb[64] = {COEF_LIST(ky)};
+  const int lid = LOCAL_ID(0);
+  const int x0 = GROUP_ID(0) * FD_TW;
+  const int y0 = GROUP_ID(1) * FD_TH;
+  const int row_e = width * CN;
+
+  for (int t = lid; t < FD_NR * FD_NB; t += FD_GS) {
+    const int r = t / FD_NB;
+    const int b = t - r * FD_NB;
+    const int yi = border_index(y0 - ay + r, height, border);
+    const int p0 = x0 + b * FD_PX - AX; /* first source pixel */
+    FD_RB_T acc[FD_NE];
+#pragma unroll
+    for (int i = 0; i < FD_NE; ++i) acc[i] = (FD_RB_T)0;
+    if (yi >= 0) {
+      GLOBAL const SRC_T* row = src + src_offset + yi * src_step;
+      const int e_load = (x0 + b * FD_PX) * CN - FD_LEFT; /* first loaded element */
+      const bool inside = p0 >= 0 && p0 + FD_PX + KW - 1 <= width;
+      FD_IN_T in[FD_NIN];
+#if FD_ALIGNED && defined(__ENDIAN_LITTLE__)
+      if (e_load >= 0 && e_load + FD_NV * FD_VE <= row_e) {
+        uint w[FD_NW];
+        GLOBAL const SRC_T* p = row + e_load;
+#pragma unroll
+        for (int q = 0; q < FD_NV; ++q) {
+#if FD_WPV == 4
+          const uint4 v = ((GLOBAL const uint4*)p)[q];
+          w[4 * q] = v.s0;
+          w[4 * q + 1] = v.s1;
+          w[4 * q + 2] = v.s2;
+          w[4 * q + 3] = v.s3;
+#elif FD_WPV == 2
+          const uint2 v = ((GLOBAL const uint2*)p)[q];
+          w[2 * q] = v.s0;
+          w[2 * q + 1] = v.s1;
+#else
+          w[q] = ((GLOBAL const uint*)p)[q];
+#endif
+        }
+#pragma unroll
+        for (int i = 0; i < FD_NIN; ++i) in[i] = fd_elem(w, i);
+      } else
+#else
+      (void)e_load;
+#endif
+      if (inside) {
+#pragma unroll
+        for (int i = 0; i < FD_NIN; ++i) in[i] = fd_in(row[p0 * CN + i]);
+      } else {
+#pragma unroll
+        for (int i = 0; i < FD_NIN; ++i) {
+          const int xi = border_index(p0 + i / CN, width, border);
+          in[i] = fd_in(xi < 0 ? (SRC_T)0 : row[xi * CN + i % CN]);
+        }
+      }
+      /* Each source value into every output it touches, taps in OpenCV's order per output. */
+#pragma unroll
+      for (int j = 0; j < FD_PX + KW - 1; ++j) {
+#pragma unroll
+        for (int c = 0; c < CN; ++c) {
+          const FD_IN_T v = in[j * CN + c];
+#pragma unroll
+          for (int p = 0; p < FD_PX; ++p) {
+            const int k = j - p;
+            if (k >= 0 && k < KW) FD_TAP(acc[p * CN + c], v, k);
+          }
+        }
+      }
+    }
+    LOCAL FD_RB_T* out = rows + r * (FD_TW * CN) + b * FD_NE;
+#if FD_NE % 4 == 0
+    /* 16-byte stores: neighbouring work-items fill neighbouring banks. */
+#pragma unroll
+    for (int i = 0; i < FD_NE; i += 4) *(LOCAL FD_RB4*)(out + i) = (FD_RB4)(acc[i], acc[i + 1], acc[i + 2], acc[i + 3]);
+#else
+#pragma unroll
+    for (int i = 0; i < FD_NE; ++i) out[i] = acc[i];
+#endif
+  }
+  BARRIER_LOCAL();
+
+  const int cols = FD_TW * CN;
+  for (int t = lid; t < cols * (FD_TH / FD_PY); t += FD_GS) {
+    const int col = t % cols;
+    const int yb = (t / cols) * FD_PY;
+    const int e = x0 * CN + col;
+    if (e >= row_e || y0 + yb >= height) continue;
+    FD_RB_T v[FD_PY + KH - 1];
+#pragma unroll
+    for (int j = 0; j < FD_PY + KH - 1; ++j) v[j] = rows[(yb + j) * cols + col];
+#pragma unroll
+    for (int p = 0; p < FD_PY; ++p) {
+      const int y = y0 + yb + p;
+      if (y < height) IMAGE_AT(dst, e, y) = FD_COLUMN_FINISH(v + p, e, kyb, SEP_ARGS);
     }
   }
 }

@@ -2,6 +2,7 @@
 // too), anchors, borders, normalisation, output depths, every method, pitch and poisoned outputs.
 #include <opencv2/imgproc.hpp>
 
+#include <optional>
 #include <random>
 #include <string>
 
@@ -39,12 +40,13 @@ std::string describe(const HostImage& src, Depth ddepth, const BoxFilterOptions&
          std::string(to_string(o.border)) + " " + std::string(to_string(o.method));
 }
 
-// Runs plinth on a padded view into a poisoned padded view and compares with OpenCV.
-void check_case(const HostImage& src, const BoxFilterOptions& o) {
+// Runs plinth on a padded view into a poisoned padded view and compares with OpenCV. Paddings
+// of 3 and 5 pixels leave rows off vector boundaries; 16 keeps them on (vector_strips' fast path).
+void check_case(const HostImage& src, const BoxFilterOptions& o, int src_pad = 3, int dst_pad = 5) {
   const Depth ddepth = o.ddepth.value_or(src.depth());
-  SCOPED_TRACE(describe(src, ddepth, o));
-  const DeviceImage d_src = upload_padded(src, 3, 2);
-  DeviceImage d_dst = poisoned_view(src.width(), src.height(), Format{ddepth, src.channels()}, 5, 1, 0xCD);
+  SCOPED_TRACE(describe(src, ddepth, o) + " pads " + std::to_string(src_pad) + "," + std::to_string(dst_pad));
+  const DeviceImage d_src = upload_padded(src, src_pad, 2);
+  DeviceImage d_dst = poisoned_view(src.width(), src.height(), Format{ddepth, src.channels()}, dst_pad, 1, 0xCD);
   box_filter(queue(), d_src, d_dst, o);
   const HostImage got = queue().download(d_dst);
   const HostImage want = opencv_box(src, ddepth, o);
@@ -136,7 +138,7 @@ TEST(BoxFilter, MethodsAgree) {
   const HostImage src = random_image(123, 47, Format{Depth::u8, 1}, 31);
   for (BorderMode b : kBorders) {
     for (BoxFilterMethod m : {BoxFilterMethod::registers, BoxFilterMethod::local_scan, BoxFilterMethod::direct,
-                              BoxFilterMethod::two_pass_8x8}) {
+                              BoxFilterMethod::two_pass_8x8, BoxFilterMethod::vector_strips}) {
       BoxFilterOptions o;
       o.ksize = {8, 8};
       o.border = b;
@@ -151,13 +153,68 @@ TEST(BoxFilter, MethodsAgree) {
   o.ksize = {8, 8};
   o.method = BoxFilterMethod::two_pass_8x8;
   check_case(src4, o);
-  for (BoxFilterMethod m : {BoxFilterMethod::registers, BoxFilterMethod::local_scan, BoxFilterMethod::direct}) {
+  for (BoxFilterMethod m : {BoxFilterMethod::registers, BoxFilterMethod::local_scan, BoxFilterMethod::direct,
+                            BoxFilterMethod::vector_strips}) {
     const HostImage f = random_image(40, 30, Format{Depth::f32, 2}, 33);
     o = BoxFilterOptions{};
     o.ksize = {5, 9};
     o.method = m;
     check_case(f, o);
   }
+}
+
+// vector_strips for every vector width it picks (4, 8, 16 bytes), on rows on and off vector
+// boundaries, widths that end inside a vector, strips taller and shorter than the image.
+// (Widths: the narrowest vector holding the halo, (kw - 1) * channels elements.)
+TEST(BoxFilter, VectorStrips) {
+  std::mt19937 rng(77);
+  const struct {
+    Size k;
+    Format format;
+    std::optional<Depth> ddepth;
+    bool normalize;
+  } kinds[] = {
+      {{8, 8}, {Depth::u8, 1}, {}, true},            // 8-byte vectors, one halo vector each side
+      {{8, 8}, {Depth::u8, 4}, {}, true},            // 16-byte vectors, packed horizontal sums
+      {{3, 3}, {Depth::u8, 3}, {}, false},           // pixels straddle vectors; plain sums
+      {{5, 3}, {Depth::u8, 1}, Depth::f32, true},    // 4-byte vectors, wide outputs
+      {{15, 9}, {Depth::u8, 2}, {}, true},           // halo wider than a vector
+      {{5, 5}, {Depth::u16, 2}, {}, true},           // int sums with float scaling
+      {{3, 5}, {Depth::f32, 1}, {}, true},           // double sums, 2-element vectors
+      {{3, 101}, {Depth::u8, 4}, Depth::s32, false}, // four channels, sums beyond 16 bits
+  };
+  const Size sizes[] = {{1, 1}, {6, 3}, {61, 37}, {259, 40}};
+  int n = 0;
+  for (const auto& kind : kinds) {
+    for (const Size size : sizes) {
+      for (const int pad : {16, 3}) {
+        BoxFilterOptions o;
+        o.ksize = kind.k;
+        o.ddepth = kind.ddepth;
+        o.method = BoxFilterMethod::vector_strips;
+        o.border = kBorders[rng() % 4];
+        o.normalize = kind.normalize;
+        check_case(random_image(size.width, size.height, kind.format, 900 + n++), o, pad, pad == 16 ? 16 : 5);
+      }
+    }
+  }
+  // Anchors off the centre change the halo on each side; tall windows and tall images.
+  const HostImage src = random_image(203, 150, Format{Depth::u8, 1}, 990);
+  for (const Anchor a : {Anchor{0, 0}, Anchor{6, 1}}) {
+    BoxFilterOptions o;
+    o.ksize = {7, 3};
+    o.anchor = a;
+    o.method = BoxFilterMethod::vector_strips;
+    for (BorderMode b : kBorders) {
+      o.border = b;
+      check_case(src, o, 16, 16);
+    }
+  }
+  BoxFilterOptions o;
+  o.ksize = {5, 61};
+  o.method = BoxFilterMethod::vector_strips;
+  check_case(src, o, 16, 16);
+  check_case(src, o);
 }
 
 TEST(BoxFilter, LargeImage) {
@@ -198,6 +255,10 @@ TEST(BoxFilter, Errors) {
   EXPECT_TRUE(throws_code([&] { run(o); }, ErrorCode::unsupported_type));
   o = {};
   o.method = BoxFilterMethod::two_pass_8x8;
+  EXPECT_TRUE(throws_code([&] { run(o); }, ErrorCode::invalid_argument));
+  o = {};
+  o.ksize = {101, 3};  // halo beyond vector_strips' register budget
+  o.method = BoxFilterMethod::vector_strips;
   EXPECT_TRUE(throws_code([&] { run(o); }, ErrorCode::invalid_argument));
   o = {};
   EXPECT_TRUE(throws_code(

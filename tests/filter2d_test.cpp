@@ -43,7 +43,7 @@ cv::Mat opencv_direct(const HostImage& src, Depth ddepth, Size k, const std::vec
   return out;
 }
 
-void check_case(const HostImage& src, Size k, const std::vector<float>& coef, const Filter2DOptions& o) {
+HostImage check_case(const HostImage& src, Size k, const std::vector<float>& coef, const Filter2DOptions& o) {
   const Depth ddepth = o.ddepth.value_or(src.depth());
   SCOPED_TRACE(std::string(to_string(src.depth())) + "C" + std::to_string(src.channels()) + " " +
                std::to_string(src.width()) + "x" + std::to_string(src.height()) + " -> " +
@@ -64,6 +64,7 @@ void check_case(const HostImage& src, Size k, const std::vector<float>& coef, co
   } else {
     EXPECT_TRUE(images_equal(want, got));
   }
+  return got;
 }
 
 std::vector<float> random_coefficients(std::mt19937& rng, Size k, float lo, float hi, bool sparse) {
@@ -111,7 +112,7 @@ TEST(Filter2D, SmallKernelsMatchWholeImageOpenCV) {
 TEST(Filter2D, DepthsChannelsAndMethods) {
   std::mt19937 rng(3);
   int seed = 0;
-  for (Filter2DMethod m : {Filter2DMethod::fused, Filter2DMethod::direct}) {
+  for (Filter2DMethod m : {Filter2DMethod::fused, Filter2DMethod::direct, Filter2DMethod::tiled_rows}) {
     for (int cn : {1, 4}) {
       const Size k{5, 5};
       Filter2DOptions o;
@@ -128,6 +129,34 @@ TEST(Filter2D, DepthsChannelsAndMethods) {
       check_case(random_image(33, 20, Format{Depth::u8, cn}, 960 + seed++), k, coef, o);
     }
   }
+}
+
+// tiled_rows for every block shape it picks (1 to 4 channels), tiles cut by the image's edges,
+// anchors off the centre and large kernels.
+TEST(Filter2D, TiledRows) {
+  std::mt19937 rng(5);
+  int seed = 0;
+  const struct {
+    Size k;
+    Format format;
+  } kinds[] = {{{3, 3}, {Depth::u8, 1}}, {{7, 4}, {Depth::f32, 2}}, {{5, 5}, {Depth::u8, 3}},
+               {{5, 5}, {Depth::u8, 4}}, {{31, 31}, {Depth::f32, 1}}};
+  for (const auto& kind : kinds) {
+    Filter2DOptions o;
+    o.method = Filter2DMethod::tiled_rows;
+    o.border = kBorders[seed % 4];
+    if (seed % 2) o.anchor = {0, kind.k.height - 1};
+    const auto coef = random_coefficients(rng, kind.k, -0.05f, 0.1f, true);
+    const HostImage src = random_image(131, 70, kind.format, 1700 + seed++);
+    const HostImage tiled = check_case(src, kind.k, coef, o);
+    // The same products in the same order as fused: equal bit for bit, f32 too.
+    o.method = Filter2DMethod::fused;
+    EXPECT_TRUE(images_equal(check_case(src, kind.k, coef, o), tiled));
+  }
+  Filter2DOptions o;
+  o.method = Filter2DMethod::tiled_rows;
+  check_case(random_image(1, 1, Format{Depth::f32, 1}, 1799), Size{3, 3}, random_coefficients(rng, {3, 3}, 0.f, 1.f, false),
+             o);
 }
 
 TEST(Filter2D, LargeKernelF32AndLargeImage) {
@@ -169,6 +198,7 @@ TEST(Filter2D, Errors) {
       },
       ErrorCode::invalid_argument));
   EXPECT_TRUE(throws_code([&] { (void)parse_filter2d_method("fft"); }, ErrorCode::invalid_argument));
+  EXPECT_EQ(parse_filter2d_method("tiled_rows"), Filter2DMethod::tiled_rows);
 }
 
 }  // namespace

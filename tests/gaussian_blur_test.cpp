@@ -23,13 +23,14 @@ int cv_border(BorderMode mode) {
   return -1;
 }
 
-void check_case(const HostImage& src, const GaussianBlurOptions& o) {
+// Source padding 1 leaves rows off vector boundaries; 16 keeps them on.
+void check_case(const HostImage& src, const GaussianBlurOptions& o, int pad = 1) {
   SCOPED_TRACE(std::string(to_string(src.depth())) + "C" + std::to_string(src.channels()) + " " +
                std::to_string(src.width()) + "x" + std::to_string(src.height()) + " k" +
                std::to_string(o.ksize.width) + "x" + std::to_string(o.ksize.height) + " sigma " +
                std::to_string(o.sigma_x) + "," + std::to_string(o.sigma_y) + " " + std::string(to_string(o.border)) +
-               " " + std::string(to_string(o.method)));
-  const DeviceImage d_src = upload_padded(src, 1, 2);
+               " " + std::string(to_string(o.method)) + " pad " + std::to_string(pad));
+  const DeviceImage d_src = upload_padded(src, pad, 2);
   DeviceImage d_dst = poisoned_view(src.width(), src.height(), src.format(), 2, 1, 0x5A);
   gaussian_blur(queue(), d_src, d_dst, o);
   const HostImage got = queue().download(d_dst);
@@ -111,6 +112,28 @@ TEST(GaussianBlur, F32AndMethods) {
   GaussianBlurOptions o;
   o.ksize = {31, 31};
   check_case(random_image(640, 360, Format{Depth::u8, 1}, 1400), o);
+  o.method = SepFilterMethod::fused_direct;
+  check_case(random_image(640, 360, Format{Depth::u8, 1}, 1400), o);
+  o.ksize = {7, 5};
+  check_case(random_image(83, 47, Format{Depth::f32, 3}, 1401), o);
+}
+
+// fused_direct's fixed-point modes: u8 and u16, the wrap border, rows on vector boundaries.
+TEST(GaussianBlur, FusedDirectFixedPoint) {
+  const BorderMode borders[] = {BorderMode::wrap, BorderMode::reflect_101, BorderMode::constant};
+  int seed = 0;
+  for (Depth depth : {Depth::u8, Depth::u16}) {
+    for (const int cn : {1, 4}) {
+      GaussianBlurOptions o;
+      o.ksize = depth == Depth::u8 ? Size{5, 5} : Size{9, 7};
+      o.border = borders[seed % 3];
+      o.method = SepFilterMethod::fused_direct;
+      const HostImage src = random_image(150 + seed, 70, Format{depth, cn}, 1450 + seed);
+      check_case(src, o);
+      check_case(src, o, 16);
+      ++seed;
+    }
+  }
 }
 
 TEST(GaussianBlur, Errors) {

@@ -45,14 +45,16 @@ struct Anchor {
 // ---- Box filter (cv::boxFilter, cv::blur) -----------------------------------------------------
 
 enum class BoxFilterMethod {
-  automatic,     // registers where the window is narrow enough, else local_scan
-  registers,     // running sums down columns and along rows, all in registers; narrow windows only
-  local_scan,    // running sums down columns in registers, prefix sums along rows in local memory
-  two_pass_8x8,  // the Adreno case study: 2x2 sums, then 16 of them; 8x8 normalized u8 only
-  direct,        // every output sums its whole window: plain reference, cost grows with the size
+  automatic,      // GPUs: vector_strips for small windows, else local_scan; CPUs: see docs/filters.md
+  registers,      // running sums down columns and along rows, all in registers; narrow windows only
+  local_scan,     // running sums down columns in registers, prefix sums along rows in local memory
+  two_pass_8x8,   // the Adreno case study: 2x2 sums, then 16 of them; 8x8 normalized u8 only
+  direct,         // every output sums its whole window: plain reference, cost grows with the size
+  vector_strips,  // one vector of outputs per work-item down a strip of rows, its halo loaded by
+                  // aligned vector loads, running sums in registers; small windows only
 };
 std::string_view to_string(BoxFilterMethod method) noexcept;
-// Parses "auto", "registers", "local_scan", "two_pass_8x8" or "direct".
+// Parses "auto", "registers", "local_scan", "two_pass_8x8", "direct" or "vector_strips".
 BoxFilterMethod parse_box_filter_method(std::string_view text);
 
 inline constexpr int box_filter_max_ksize = 255;
@@ -75,12 +77,15 @@ HostImage box_filter(Queue& queue, const HostImage& src, const BoxFilterOptions&
 inline constexpr int sep_filter_max_taps = 63;
 
 enum class SepFilterMethod {
-  automatic,  // fused when its tiles fit the device's local memory, else two_pass
-  fused,      // one launch: a tile and its rows filtered in local memory, then its columns
-  two_pass,   // rows into a device intermediate, then columns: any size up to the limit
+  automatic,     // GPUs: fused_direct when its tile fits the device's local memory; CPUs: fused;
+                 // else two_pass
+  fused,         // one launch: a tile and its rows filtered in local memory, then its columns
+  two_pass,      // rows into a device intermediate, then columns: any size up to the limit
+  fused_direct,  // one launch: rows filtered straight from device memory (vector loads) into a
+                 // local tile, then its columns; only the row results pass through local memory
 };
 std::string_view to_string(SepFilterMethod method) noexcept;
-// Parses "auto", "fused" or "two_pass".
+// Parses "auto", "fused", "two_pass" or "fused_direct".
 SepFilterMethod parse_sep_filter_method(std::string_view text);
 
 struct LinearFilterOptions {
@@ -106,12 +111,15 @@ HostImage sep_filter(Queue& queue, const HostImage& src, std::span<const float> 
 inline constexpr int filter2d_max_ksize = 31;
 
 enum class Filter2DMethod {
-  automatic,  // fused when its tile fits the device's local memory, else direct
-  fused,      // the source tile in local memory, a block of outputs per work-item
-  direct,     // every output reads its window from device memory: the plain reference
+  automatic,   // GPUs: tiled_rows, else fused, when a tile fits the device's local memory; CPUs:
+               // fused; else direct
+  fused,       // the source tile in local memory, a block of outputs per work-item
+  direct,      // every output reads its window from device memory: the plain reference
+  tiled_rows,  // as fused, but each tile row is read once for all the block's output rows, with
+               // vector loads, and the coefficients come from local memory
 };
 std::string_view to_string(Filter2DMethod method) noexcept;
-// Parses "auto", "fused" or "direct".
+// Parses "auto", "fused", "direct" or "tiled_rows".
 Filter2DMethod parse_filter2d_method(std::string_view text);
 
 struct Filter2DOptions : LinearFilterOptions {

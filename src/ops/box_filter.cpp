@@ -229,6 +229,76 @@ Event launch_registers(Queue& queue, const BoxPlan& plan, const RegistersPolicy&
   return Event(launch.run(detail::range(detail::round_up(runs, lx), strips), detail::range(lx, 1)));
 }
 
+// Shape of the vector_strips kernel. vl: elements per work-item (one vector of 4, 8 or 16 bytes;
+// 0: the window is too wide for it); strip_rows: rows per work-item.
+struct StripsPolicy {
+  int vl = 0;
+  int strip_rows = 0;
+  int lx = 64;
+  long long items = 0;  // work-items that hold outputs
+  bool aligned = false;  // rows of src and dst start on vl-element boundaries (set at launch)
+  static constexpr int max_sums = 64;          // 32-bit running sums per work-item (double sums count twice)
+  static constexpr int min_strip_rows = 16;    // amortises the kh rows that start each strip
+  static constexpr int max_strip_rows = 256;
+  static constexpr int busy_items_per_unit = 128;  // below this many per compute unit a GPU idles
+};
+
+StripsPolicy strips_policy(Queue& queue, const DeviceImage& src, Size ksize, Anchor anchor, bool double_sums) {
+  StripsPolicy p;
+  const int cn = src.channels();
+  const int es = static_cast<int>(depth_size(src.depth()));
+  const int halo = (ksize.width - 1) * cn;  // elements a window reaches beyond its own
+  // The narrowest vector at least as wide as the halo (narrower: more work-items, the same bytes
+  // in flight per row step; but a halo wider than the vector costs more adds per output than the
+  // parallelism gains), else the widest (16 bytes).
+  for (int bytes : {4, 8, 16}) {
+    const int vl = bytes / es;
+    if (vl < 2) continue;
+    p.vl = vl;
+    if (halo <= vl) break;
+  }
+  const int vl = p.vl;
+  const int hl = anchor.x * cn;
+  const int hr = (ksize.width - 1 - anchor.x) * cn;
+  const int sums = vl + hl + hr;
+  if (sums * (double_sums ? 2 : 1) > StripsPolicy::max_sums) {
+    p.vl = 0;
+    return p;
+  }
+  const long long lanes = (static_cast<long long>(src.width()) * cn + vl - 1) / vl;
+  int rows = ksize.height <= StripsPolicy::min_strip_rows ? StripsPolicy::min_strip_rows
+                                                           : (ksize.height + 7) / 8 * 8;
+  rows = std::min(rows, StripsPolicy::max_strip_rows);
+  rows = std::min(rows, std::max(src.height(), 1));
+  p.strip_rows = rows;
+  p.items = lanes * ((src.height() + rows - 1) / rows);
+  p.lx = detail::work_group_size(queue, 64);
+  return p;
+}
+
+Event launch_vector_strips(Queue& queue, const BoxPlan& plan, const StripsPolicy& p) {
+  detail::BuildOptions o = build_options(plan);
+  o.define("VS_VL", p.vl).define("KW", plan.ksize.width).define("AX", plan.anchor.x);
+  o.define("VS_ALIGNED", p.aligned ? 1 : 0);
+  // Four u8 channels with window sums below 2^16: horizontal sums two to a word as well.
+  static_assert(box_filter_max_ksize <= 256, "vector_strips packs vertical u8 sums in 16 bits");
+  const int area = plan.ksize.width * plan.ksize.height;
+  if (plan.src->depth() == Depth::u8 && plan.src->channels() == 4 && plan.rules.int_sums && area * 255 < 65536) {
+    o.define("VS_HPACK");
+  }
+  const auto program = detail::get_program(queue, "box_filter.cl", o);
+  const DeviceImage& src = *plan.src;
+  detail::Launch launch(queue, program, "box_filter_vector_strips");
+  launch.arg(src.width()).arg(src.height()).arg(plan.ksize.height).arg(plan.anchor.y);
+  launch.arg(detail::border_code(plan.border)).arg(p.strip_rows);
+  convert_args(launch, plan);
+  launch.image(src).image(*plan.dst);
+  const std::size_t lanes = (static_cast<std::size_t>(src.width()) * src.channels() + p.vl - 1) / p.vl;
+  const std::size_t strips = (static_cast<std::size_t>(src.height()) + p.strip_rows - 1) / p.strip_rows;
+  const std::size_t lx = static_cast<std::size_t>(p.lx);
+  return Event(launch.run(detail::range(detail::round_up(lanes, lx), strips), detail::range(lx, 1)));
+}
+
 Event launch_two_pass(Queue& queue, const BoxPlan& plan) {
   const DeviceImage& src = *plan.src;
   const int cn = src.channels();
@@ -252,6 +322,18 @@ Event launch_two_pass(Queue& queue, const BoxPlan& plan) {
   return Event(a, b);
 }
 
+// GPUs (H100, u8 8x8 at 3840x2160: registers 135 us, local_scan 75 us): vector_strips where its
+// sums fit in registers and its strips keep the device busy, else local_scan. CPUs (PoCL, where
+// the work-items of a group run as vector lanes and wide per-item runs pay): registers where it
+// fits, else local_scan (timings in docs/filters.md).
+BoxFilterMethod automatic_method(Queue& queue, const RegistersPolicy& regs, const StripsPolicy& strips) {
+  const DeviceInfo& device = queue.context().device();
+  if (device.type == DeviceType::cpu) return regs.run_px > 0 ? BoxFilterMethod::registers : BoxFilterMethod::local_scan;
+  const long long busy = static_cast<long long>(StripsPolicy::busy_items_per_unit) * std::max<unsigned>(device.compute_units, 1);
+  if (strips.vl > 0 && strips.items >= busy) return BoxFilterMethod::vector_strips;
+  return BoxFilterMethod::local_scan;
+}
+
 }  // namespace
 
 std::string_view to_string(BoxFilterMethod method) noexcept {
@@ -261,17 +343,18 @@ std::string_view to_string(BoxFilterMethod method) noexcept {
     case BoxFilterMethod::local_scan: return "local_scan";
     case BoxFilterMethod::two_pass_8x8: return "two_pass_8x8";
     case BoxFilterMethod::direct: return "direct";
+    case BoxFilterMethod::vector_strips: return "vector_strips";
   }
   return "?";
 }
 
 BoxFilterMethod parse_box_filter_method(std::string_view text) {
   for (BoxFilterMethod m : {BoxFilterMethod::automatic, BoxFilterMethod::registers, BoxFilterMethod::local_scan,
-                            BoxFilterMethod::two_pass_8x8, BoxFilterMethod::direct}) {
+                            BoxFilterMethod::two_pass_8x8, BoxFilterMethod::direct, BoxFilterMethod::vector_strips}) {
     if (text == to_string(m)) return m;
   }
   throw Error(ErrorCode::invalid_argument, kOp, "method",
-              "unknown method '" + std::string(text) + "' (expected auto, registers, local_scan, two_pass_8x8 or direct)");
+              "unknown method '" + std::string(text) + "' (expected auto, registers, local_scan, two_pass_8x8, direct or vector_strips)");
 }
 
 Event box_filter(Queue& queue, const DeviceImage& src, DeviceImage& dst, const BoxFilterOptions& options) {
@@ -296,15 +379,17 @@ Event box_filter(Queue& queue, const DeviceImage& src, DeviceImage& dst, const B
   plan.fp64 = queue.context().device().has_fp64;
   plan.rules = box_rules(src.depth(), ddepth, options.ksize, options.normalize, src.width() * src.channels());
   const RegistersPolicy regs = registers_policy(queue, src, options.ksize, plan.rules.int_sums);
+  const bool double_sums = !plan.rules.int_sums && plan.fp64;
+  StripsPolicy strips = strips_policy(queue, src, options.ksize, plan.anchor, double_sums);
   plan.method = options.method;
-  if (plan.method == BoxFilterMethod::automatic) {
-    plan.method = regs.run_px > 0 ? BoxFilterMethod::registers : BoxFilterMethod::local_scan;
-  }
-  if (plan.method == BoxFilterMethod::registers && regs.run_px == 0) {
+  if (plan.method == BoxFilterMethod::automatic) plan.method = automatic_method(queue, regs, strips);
+  const auto too_wide = [&](const char* method) {
     throw Error(ErrorCode::invalid_argument, kOp, "method",
-                "registers: a " + std::to_string(options.ksize.width) + "-pixel wide window of " +
+                std::string(method) + ": a " + std::to_string(options.ksize.width) + "-pixel wide window of " +
                     std::to_string(src.channels()) + " channels needs too many registers; use auto or local_scan");
-  }
+  };
+  if (plan.method == BoxFilterMethod::registers && regs.run_px == 0) too_wide("registers");
+  if (plan.method == BoxFilterMethod::vector_strips && strips.vl == 0) too_wide("vector_strips");
   if (plan.method == BoxFilterMethod::two_pass_8x8 &&
       (options.ksize != Size{8, 8} || !options.normalize || src.depth() != Depth::u8 || ddepth != Depth::u8)) {
     throw Error(ErrorCode::invalid_argument, kOp, "method",
@@ -314,6 +399,9 @@ Event box_filter(Queue& queue, const DeviceImage& src, DeviceImage& dst, const B
   plan.dst = &dst;
 
   switch (plan.method) {
+    case BoxFilterMethod::vector_strips:
+      strips.aligned = detail::vector_aligned(src, strips.vl) && detail::vector_aligned(dst, strips.vl);
+      return launch_vector_strips(queue, plan, strips);
     case BoxFilterMethod::registers: return launch_registers(queue, plan, regs);
     case BoxFilterMethod::local_scan: return launch_local_scan(queue, plan);
     case BoxFilterMethod::two_pass_8x8: return launch_two_pass(queue, plan);

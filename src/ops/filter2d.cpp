@@ -49,6 +49,51 @@ Filter2DPolicy fused_policy(Queue& queue, const DeviceImage& src, Size k) {
   return best;
 }
 
+// Shape of the tiled_rows kernel: 16 x 16 work-items, each px x py outputs of all channels, where
+// px * channels is a multiple of 4 (4-element vector loads) and px * py * channels <= 16.
+struct TiledRowsPolicy {
+  static constexpr int gx = 16;
+  static constexpr int gy = 16;
+  int px = 0;
+  int py = 0;
+  int tile_pitch = 0;  // elements
+  int coef_pitch = 0;  // floats
+  std::size_t tile_bytes = 0;
+  std::size_t coef_bytes = 0;
+  bool fits = false;
+};
+
+TiledRowsPolicy tiled_rows_policy(Queue& queue, const DeviceImage& src, Size k) {
+  TiledRowsPolicy best;
+  if (detail::work_group_size(queue, 256) < 256) return best;
+  const int cn = src.channels();
+  const std::size_t esize = depth_size(src.depth());
+  const int px = cn == 1 ? 4 : cn == 2 ? 2 : cn == 3 ? 4 : 1;
+  const int max_py = cn == 3 ? 1 : 4;
+  for (int py = max_py; py >= 1; py /= 2) {
+    TiledRowsPolicy p;
+    p.px = px;
+    p.py = py;
+    int pitch = (TiledRowsPolicy::gx * px + k.width - 1) * cn;
+    pitch = (pitch + 3) / 4 * 4;
+    if (esize == 1) {
+      // 4-byte loads: the two rows of work-items in a warp land half a bank row apart.
+      while ((py * pitch / 4) % 32 != 16) pitch += 4;
+    }
+    p.tile_pitch = pitch;
+    p.coef_pitch = (k.width + 3) / 4 * 4;
+    p.tile_bytes = static_cast<std::size_t>(TiledRowsPolicy::gy * py + k.height - 1) * pitch * esize;
+    // The coefficients (read as float4) follow the tile where a runtime packs local arguments.
+    p.tile_bytes = (p.tile_bytes + 127) / 128 * 128;
+    p.coef_bytes = static_cast<std::size_t>(k.height) * p.coef_pitch * sizeof(float);
+    if (p.tile_bytes + p.coef_bytes <= detail::local_budget(queue)) {
+      p.fits = true;
+      return p;
+    }
+  }
+  return best;
+}
+
 detail::BuildOptions base_options(const DeviceImage& src, const DeviceImage& dst) {
   detail::BuildOptions o;
   o.define_depth("SRC", src.depth()).define_depth("DST", dst.depth()).define("CN", src.channels());
@@ -62,16 +107,18 @@ std::string_view to_string(Filter2DMethod method) noexcept {
     case Filter2DMethod::automatic: return "auto";
     case Filter2DMethod::fused: return "fused";
     case Filter2DMethod::direct: return "direct";
+    case Filter2DMethod::tiled_rows: return "tiled_rows";
   }
   return "?";
 }
 
 Filter2DMethod parse_filter2d_method(std::string_view text) {
-  for (Filter2DMethod m : {Filter2DMethod::automatic, Filter2DMethod::fused, Filter2DMethod::direct}) {
+  for (Filter2DMethod m :
+       {Filter2DMethod::automatic, Filter2DMethod::fused, Filter2DMethod::direct, Filter2DMethod::tiled_rows}) {
     if (text == to_string(m)) return m;
   }
   throw Error(ErrorCode::invalid_argument, kOp, "method",
-              "unknown method '" + std::string(text) + "' (expected auto, fused or direct)");
+              "unknown method '" + std::string(text) + "' (expected auto, fused, direct or tiled_rows)");
 }
 
 Filter2DKernel::Filter2DKernel(Queue& queue, Size ksize, std::span<const float> coefficients) {
@@ -113,12 +160,34 @@ Event filter2d(Queue& queue, const DeviceImage& src, DeviceImage& dst, const Fil
   const float delta = static_cast<float>(options.delta);
 
   Filter2DMethod method = options.method;
-  Filter2DPolicy p;
-  if (method != Filter2DMethod::direct) p = fused_policy(queue, src, k);
-  if (method == Filter2DMethod::automatic) method = p.fits ? Filter2DMethod::fused : Filter2DMethod::direct;
-  if (method == Filter2DMethod::fused && !p.fits) {
+  const Filter2DPolicy p = fused_policy(queue, src, k);
+  const TiledRowsPolicy tr = tiled_rows_policy(queue, src, k);
+  if (method == Filter2DMethod::automatic) {
+    // GPUs: tiled_rows (H100, f32 31x31 at 3840x2160: fused 1184 us, bound by its local loads,
+    // several per multiply-add and 4-way bank conflicts). CPUs: fused (docs/filters.md).
+    const bool cpu = queue.context().device().type == DeviceType::cpu;
+    method = (!cpu && tr.fits) ? Filter2DMethod::tiled_rows : p.fits ? Filter2DMethod::fused : Filter2DMethod::direct;
+  }
+  if ((method == Filter2DMethod::fused && !p.fits) || (method == Filter2DMethod::tiled_rows && !tr.fits)) {
     throw Error(ErrorCode::invalid_argument, kOp, "method",
-                "fused: no tile fits the device's local memory or work-group size; use auto or direct");
+                std::string(to_string(method)) +
+                    ": no tile fits the device's local memory or work-group size; use auto or direct");
+  }
+
+  if (method == Filter2DMethod::tiled_rows) {
+    detail::BuildOptions o = base_options(src, dst);
+    o.define("KW", k.width).define("KH", k.height).define("TR_GX", TiledRowsPolicy::gx).define("TR_GY", TiledRowsPolicy::gy);
+    o.define("TR_PX", tr.px).define("TR_PY", tr.py).define("TR_TP", tr.tile_pitch).define("TR_KP", tr.coef_pitch);
+    const auto program = detail::get_program(queue, "filter2d.cl", o);
+    detail::Launch launch(queue, program, "filter2d_tiled_rows");
+    launch.arg(src.width()).arg(src.height()).arg(anchor.x).arg(anchor.y).arg(detail::border_code(options.border));
+    launch.arg(delta).image(kernel.device()).image(src).image(dst).local(tr.tile_bytes).local(tr.coef_bytes);
+    const std::size_t tw = static_cast<std::size_t>(TiledRowsPolicy::gx * tr.px);
+    const std::size_t th = static_cast<std::size_t>(TiledRowsPolicy::gy * tr.py);
+    const std::size_t groups_x = (static_cast<std::size_t>(src.width()) + tw - 1) / tw;
+    const std::size_t groups_y = (static_cast<std::size_t>(src.height()) + th - 1) / th;
+    return Event(launch.run(detail::range(groups_x * TiledRowsPolicy::gx, groups_y * TiledRowsPolicy::gy),
+                            detail::range(TiledRowsPolicy::gx, TiledRowsPolicy::gy)));
   }
 
   if (method == Filter2DMethod::direct) {

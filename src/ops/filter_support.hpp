@@ -2,6 +2,7 @@
 // Checks and small helpers shared by the box, separable, 2-D and Gaussian filters.
 
 #include <cstddef>
+#include <cstdint>
 #include <initializer_list>
 #include <string>
 #include <string_view>
@@ -37,5 +38,12 @@ std::size_t local_budget(const Queue& queue);
 int work_group_size(const Queue& queue, int cap);
 
 std::string size_text(Size size);
+
+// Whether every row of `image` starts on a boundary of `elements` elements, so that a kernel may
+// move vectors of that many elements through vector pointers (buffers are aligned far beyond).
+inline bool vector_aligned(const DeviceImage& image, int elements) {
+  const auto v = static_cast<std::int64_t>(elements);
+  return image.offset_elements() % v == 0 && image.pitch_elements() % v == 0;
+}
 
 }  // namespace plinth::detail

@@ -79,6 +79,82 @@ FusedPolicy fused_policy(Queue& queue, const SepPlan& plan) {
   return best;
 }
 
+// Tile of the fused_direct kernel: a 1-D group of `gs` work-items, output tile tw x th pixels,
+// row tasks of px pixels, column tasks of py rows, source loads of ve elements (one vector).
+struct DirectPolicy {
+  int gs = 256;
+  int tw = 0;
+  int th = 0;
+  int px = 4;
+  int py = 8;
+  int ve = 1;
+  std::size_t rows_bytes = 0;
+  bool fits = false;    // a tile fits local memory
+  bool narrow = false;  // a row task's source vectors fit in registers
+  static constexpr int max_local_words = 64;  // row-task inputs held per work-item (32-bit words)
+};
+
+// Picks the tile with the fewest issue slots per output (row pass on the tile's extra KH - 1
+// rows included, rounded up to whole rounds of the group) plus the cache traffic of the source
+// region, among those whose row results fit the local-memory budget.
+DirectPolicy direct_policy(Queue& queue, const SepPlan& plan) {
+  DirectPolicy best;
+  const int cn = plan.src->channels();
+  const int es = static_cast<int>(depth_size(plan.src->depth()));
+  const std::size_t budget = local_budget(queue);
+  if (work_group_size(queue, 256) < 256) return best;
+  // Pixels per row task: one 16-byte vector's worth where a pixel is at least 4 bytes, else
+  // 8 pixels (8-byte vectors for u8, 16 for u16).
+  const int px = cn * es >= 4 ? 4 : 8;
+  int ve_bytes = 16;
+  while ((px * cn * es) % ve_bytes != 0) ve_bytes /= 2;
+  const int ve = std::max(1, ve_bytes / es);
+  const int need = (px + plan.kw - 1) * cn;
+  const int left = (plan.anchor.x * cn + ve - 1) / ve * ve;
+  const int nv = (left - plan.anchor.x * cn + need + ve - 1) / ve;
+  const int words = (nv * ve * es + 3) / 4;
+  // Row tasks this wide would not stay in registers: the automatic choice takes fused instead
+  // (an explicit request still runs, reading elements one by one).
+  const bool narrow = words <= DirectPolicy::max_local_words;
+  if (!narrow) best.ve = 0;
+  const int width = std::max(plan.src->width(), 1);
+  const int height = std::max(plan.src->height(), 1);
+  double best_cost = std::numeric_limits<double>::max();
+  for (int tw : {32, 64, 128}) {
+    for (int th : {16, 32, 64, 128, 256}) {
+      for (int py : {4, 8}) {
+        if (tw % px != 0 || th % py != 0) continue;
+        const int nr = th + plan.kh - 1;
+        const std::size_t bytes = static_cast<std::size_t>(nr) * tw * cn * 4;
+        if (bytes > budget) continue;
+        const double outputs = static_cast<double>(tw) * th * cn;
+        const double gs = best.gs;
+        const double row_tasks = static_cast<double>(nr) * (tw / px);
+        const double row_slots = std::ceil(row_tasks / gs) * gs * (px * cn * plan.kw + nv + 6.0);
+        const double col_tasks = static_cast<double>(tw) * cn * (th / py);
+        const double col_slots = std::ceil(col_tasks / gs) * gs * (py * plan.kh + (py + plan.kh - 1) + py + 4.0);
+        const double source = static_cast<double>(tw + plan.kw - 1 + ve) * cn * nr;  // elements through the cache
+        // Tiles cut by the image's right and bottom edges do the work of whole ones.
+        const double cut = (static_cast<double>((width + tw - 1) / tw) * tw / width) *
+                           (static_cast<double>((height + th - 1) / th) * th / height);
+        const double cost = cut * (row_slots + col_slots + 2.0 * source) / outputs;
+        if (cost < best_cost) {
+          best_cost = cost;
+          best.tw = tw;
+          best.th = th;
+          best.py = py;
+          best.rows_bytes = bytes;
+          best.fits = true;
+          best.narrow = narrow;
+        }
+      }
+    }
+  }
+  best.px = px;
+  if (best.ve != 0) best.ve = ve;
+  return best;
+}
+
 BuildOptions sep_build_options(const SepPlan& plan) {
   BuildOptions o;
   o.define_depth("SRC", plan.src->depth()).define_depth("DST", plan.dst->depth());
@@ -135,6 +211,33 @@ Event launch_fused(Queue& queue, const SepPlan& plan, const FusedPolicy& p) {
                           range(static_cast<std::size_t>(p.gx), static_cast<std::size_t>(p.gy))));
 }
 
+Event launch_fused_direct(Queue& queue, const SepPlan& plan, const DirectPolicy& p) {
+  BuildOptions o = sep_build_options(plan);
+  const bool aligned = p.ve > 0 && vector_aligned(*plan.src, p.ve);
+  o.define("FD_GS", p.gs).define("FD_TW", p.tw).define("FD_TH", p.th).define("FD_PX", p.px).define("FD_PY", p.py);
+  o.define("FD_VE", std::max(p.ve, 1)).define("AX", plan.anchor.x).define("FD_ALIGNED", aligned ? 1 : 0);
+  // The 8-bit fixed-point smoothing modes run in exact float arithmetic here (their sums stay
+  // integers below 2^24; kernels/sep_filter.cl), with the kernels' integers as float bits.
+  const bool float_rows = plan.mode == SepMode::gauss8 || plan.mode == SepMode::bit_exact;
+  std::array<std::uint32_t, 64> kx = plan.kx;
+  std::array<std::uint32_t, 64> ky = plan.ky;
+  if (float_rows) {
+    o.define("FD_FLOAT_ROWS");
+    for (auto* k : {&kx, &ky}) {
+      for (std::uint32_t& v : *k) v = float_bits(static_cast<float>(static_cast<std::int32_t>(v)));
+    }
+  }
+  const auto program = get_program(queue, "sep_filter.cl", o);
+  Launch launch(queue, program, "sep_filter_fused_direct");
+  common_args(launch, plan);
+  coefficient_args(launch, kx);
+  coefficient_args(launch, ky);
+  launch.image(*plan.src).image(*plan.dst).local(p.rows_bytes);
+  const std::size_t groups_x = (static_cast<std::size_t>(plan.src->width()) + p.tw - 1) / p.tw;
+  const std::size_t groups_y = (static_cast<std::size_t>(plan.src->height()) + p.th - 1) / p.th;
+  return Event(launch.run(range(groups_x * p.gs, groups_y), range(static_cast<std::size_t>(p.gs), 1)));
+}
+
 }  // namespace
 
 int kernel_type(std::span<const float> kernel, int anchor) {
@@ -161,17 +264,39 @@ std::uint32_t float_bits(float value) {
   return bits;
 }
 
+// GPUs: fused_direct (H100, f32 31-tap at 3840x2160: fused 121 us, two_pass 394 us; fused_direct
+// saves the source tile's trip through local memory and its barrier). CPUs (PoCL): fused, which
+// timed faster there (docs/filters.md). Either falls back to two_pass when no tile fits.
 Event launch_sep(Queue& queue, const SepPlan& plan) {
   SepFilterMethod method = plan.method;
-  FusedPolicy p;
-  if (method != SepFilterMethod::two_pass) p = fused_policy(queue, plan);
-  if (method == SepFilterMethod::automatic) method = p.fits ? SepFilterMethod::fused : SepFilterMethod::two_pass;
-  if (method == SepFilterMethod::fused && !p.fits) {
+  const auto no_tile = [&](const char* name) {
     throw Error(ErrorCode::invalid_argument, "sep_filter", "method",
-                "fused: no tile of a " + std::to_string(plan.kw) + "x" + std::to_string(plan.kh) +
+                std::string(name) + ": no tile of a " + std::to_string(plan.kw) + "x" + std::to_string(plan.kh) +
                     " kernel fits the device's local memory or work-group size; use auto or two_pass");
+  };
+  if (method == SepFilterMethod::automatic) {
+    method = queue.context().device().type == DeviceType::cpu ? SepFilterMethod::fused : SepFilterMethod::fused_direct;
+    if (method == SepFilterMethod::fused_direct) {
+      const DirectPolicy p = direct_policy(queue, plan);
+      if (!p.fits || !p.narrow) method = SepFilterMethod::fused;
+    }
+    if (method == SepFilterMethod::fused && !fused_policy(queue, plan).fits) method = SepFilterMethod::two_pass;
   }
-  return method == SepFilterMethod::fused ? launch_fused(queue, plan, p) : launch_two_pass(queue, plan);
+  switch (method) {
+    case SepFilterMethod::fused_direct: {
+      const DirectPolicy p = direct_policy(queue, plan);
+      if (!p.fits) no_tile("fused_direct");
+      return launch_fused_direct(queue, plan, p);
+    }
+    case SepFilterMethod::fused: {
+      const FusedPolicy p = fused_policy(queue, plan);
+      if (!p.fits) no_tile("fused");
+      return launch_fused(queue, plan, p);
+    }
+    case SepFilterMethod::two_pass:
+    case SepFilterMethod::automatic: break;
+  }
+  return launch_two_pass(queue, plan);
 }
 
 }  // namespace detail
@@ -211,16 +336,18 @@ std::string_view to_string(SepFilterMethod method) noexcept {
     case SepFilterMethod::automatic: return "auto";
     case SepFilterMethod::fused: return "fused";
     case SepFilterMethod::two_pass: return "two_pass";
+    case SepFilterMethod::fused_direct: return "fused_direct";
   }
   return "?";
 }
 
 SepFilterMethod parse_sep_filter_method(std::string_view text) {
-  for (SepFilterMethod m : {SepFilterMethod::automatic, SepFilterMethod::fused, SepFilterMethod::two_pass}) {
+  for (SepFilterMethod m : {SepFilterMethod::automatic, SepFilterMethod::fused, SepFilterMethod::two_pass,
+                            SepFilterMethod::fused_direct}) {
     if (text == to_string(m)) return m;
   }
   throw Error(ErrorCode::invalid_argument, kOp, "method",
-              "unknown method '" + std::string(text) + "' (expected auto, fused or two_pass)");
+              "unknown method '" + std::string(text) + "' (expected auto, fused, two_pass or fused_direct)");
 }
 
 Event sep_filter(Queue& queue, const DeviceImage& src, DeviceImage& dst, std::span<const float> kx,
