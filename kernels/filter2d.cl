@@ -197,10 +197,11 @@ KERNEL REQD_GROUP_SIZE(TR_GX, TR_GY, 1) void filter2d_tiled_rows(int width, int 
 #pragma unroll 1
   for (int t = 0; t < TR_PY + KH - 1; ++t) {
     float in[TR_NV * 4];
-    LOCAL const TR_V4* row = (LOCAL const TR_V4*)(base + t * TR_TP);
+    /* vload4: local arguments carry no alignment promise beyond their element type. */
+    LOCAL const SRC_T* row = base + t * TR_TP;
 #pragma unroll
     for (int q = 0; q < TR_NV; ++q) {
-      const TR_V4 w = row[q];
+      const TR_V4 w = vload4(q, row);
       in[4 * q] = tr_float(w.s0);
       in[4 * q + 1] = tr_float(w.s1);
       in[4 * q + 2] = tr_float(w.s2);
@@ -210,10 +211,10 @@ KERNEL REQD_GROUP_SIZE(TR_GX, TR_GY, 1) void filter2d_tiled_rows(int width, int 
     for (int p = 0; p < TR_PY; ++p) {
       const int j = t - p;
       if (j < 0 || j >= KH) continue;
-      LOCAL const float4* kr = (LOCAL const float4*)(kbuf + j * TR_KP);
+      LOCAL const float* kr = kbuf + j * TR_KP;
 #pragma unroll
       for (int i4 = 0; i4 < (KW + 3) / 4; ++i4) {
-        const float4 c4 = kr[i4];
+        const float4 c4 = vload4(i4, kr);
         const float cs[4] = {c4.s0, c4.s1, c4.s2, c4.s3};
 #pragma unroll
         for (int u = 0; u < 4; ++u) {

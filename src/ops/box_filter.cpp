@@ -240,7 +240,6 @@ struct StripsPolicy {
   static constexpr int max_sums = 64;          // 32-bit running sums per work-item (double sums count twice)
   static constexpr int min_strip_rows = 16;    // amortises the kh rows that start each strip
   static constexpr int max_strip_rows = 256;
-  static constexpr int busy_items_per_unit = 128;  // below this many per compute unit a GPU idles
 };
 
 StripsPolicy strips_policy(Queue& queue, const DeviceImage& src, Size ksize, Anchor anchor, bool double_sums) {
@@ -322,15 +321,13 @@ Event launch_two_pass(Queue& queue, const BoxPlan& plan) {
   return Event(a, b);
 }
 
-// GPUs (H100, u8 8x8 at 3840x2160: registers 135 us, local_scan 75 us): vector_strips where its
-// sums fit in registers and its strips keep the device busy, else local_scan. CPUs (PoCL, where
+// GPUs: local_scan (H100, u8 3840x2160: 8x8 local_scan 78 us, vector_strips 82 us, registers
+// 135 us; 31x31 local_scan 126 us, vector_strips 499 us; docs/PERFORMANCE.md). CPUs (PoCL, where
 // the work-items of a group run as vector lanes and wide per-item runs pay): registers where it
 // fits, else local_scan (timings in docs/filters.md).
-BoxFilterMethod automatic_method(Queue& queue, const RegistersPolicy& regs, const StripsPolicy& strips) {
+BoxFilterMethod automatic_method(Queue& queue, const RegistersPolicy& regs) {
   const DeviceInfo& device = queue.context().device();
-  if (device.type == DeviceType::cpu) return regs.run_px > 0 ? BoxFilterMethod::registers : BoxFilterMethod::local_scan;
-  const long long busy = static_cast<long long>(StripsPolicy::busy_items_per_unit) * std::max<unsigned>(device.compute_units, 1);
-  if (strips.vl > 0 && strips.items >= busy) return BoxFilterMethod::vector_strips;
+  if (device.type == DeviceType::cpu && regs.run_px > 0) return BoxFilterMethod::registers;
   return BoxFilterMethod::local_scan;
 }
 
@@ -382,7 +379,7 @@ Event box_filter(Queue& queue, const DeviceImage& src, DeviceImage& dst, const B
   const bool double_sums = !plan.rules.int_sums && plan.fp64;
   StripsPolicy strips = strips_policy(queue, src, options.ksize, plan.anchor, double_sums);
   plan.method = options.method;
-  if (plan.method == BoxFilterMethod::automatic) plan.method = automatic_method(queue, regs, strips);
+  if (plan.method == BoxFilterMethod::automatic) plan.method = automatic_method(queue, regs);
   const auto too_wide = [&](const char* method) {
     throw Error(ErrorCode::invalid_argument, kOp, "method",
                 std::string(method) + ": a " + std::to_string(options.ksize.width) + "-pixel wide window of " +
