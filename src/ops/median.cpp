@@ -92,13 +92,13 @@ float saturated_border(Depth depth, double value) {
 MedianMethod automatic_method(const DeviceInfo& device, const DeviceImage& src, int k) {
   if (k > 9) return MedianMethod::histogram;  // u8 only (checked before)
   if (k > 3) return MedianMethod::tiled;
-  // 3x3. GPUs (H100, 4K): sorted_columns for 1- and 2-byte elements (u8 31.7 us, u16 48.8 us),
-  // network for 4-byte ones, whose sorted_columns loads span too many cache lines per warp
-  // (f32 64 us against 104 us). PoCL: tiled for one channel (fewest operations, and work-items
-  // vectorise well), sorted_columns for interleaved channels, where tiled's per-channel loads
-  // gather.
-  if (device.type == DeviceType::cpu) return src.channels() == 1 ? MedianMethod::tiled : MedianMethod::sorted_columns;
-  return depth_size(src.depth()) >= 4 ? MedianMethod::network : MedianMethod::sorted_columns;
+  // 3x3. GPUs: tiled for every depth and channel count (H100, 3840x2160: u8 22.7 us against
+  // sorted_columns 34.7 and network 64.2; u8x4 56.6 against 119; u16 30.6 against 52.7; f32 53.1
+  // against network 63.2; docs/PERFORMANCE.md). PoCL: tiled for one channel (fewest operations,
+  // and work-items vectorise well), sorted_columns for interleaved channels, where tiled's
+  // per-channel loads gather.
+  if (device.type == DeviceType::cpu && src.channels() > 1) return MedianMethod::sorted_columns;
+  return MedianMethod::tiled;
 }
 
 Plan make_plan(Queue& queue, const DeviceImage& src, DeviceImage& dst, const MedianOptions& o) {
