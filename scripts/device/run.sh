@@ -11,7 +11,8 @@
 #
 # Knobs (environment): PLINTH_BENCH_SIZES, PLINTH_BENCH_RUNS, PLINTH_BENCH_OPS (default: all),
 # PLINTH_RUN_BUDGET (seconds, default 540), PLINTH_SKIP_TESTS=1, PLINTH_TEST_FILTER (gtest filter),
-# PLINTH_BUILD_JOBS (default 16), PLINTH_DEVICE (default gpu).
+# PLINTH_BUILD_JOBS (default 16), PLINTH_DEVICE (default gpu), PLINTH_TEST_SECONDS (per shard, default
+# 200), PLINTH_BENCH_GROUPS, PLINTH_SKIP_OPENCV=1, PLINTH_CARRY (default .carry/device).
 set -u
 root=$(pwd)
 carry=$root/${PLINTH_CARRY:-.carry/device}
@@ -120,7 +121,7 @@ run devices 30 300 "$plinth" devices
 if [ "${PLINTH_SKIP_TESTS:-0}" != 1 ]; then
   stage "tests on $PLINTH_DEVICE (4 shards in parallel)"
   shards=4
-  cap=$(allow 200 240)
+  cap=$(allow "${PLINTH_TEST_SECONDS:-200}" 60)
   pids=()
   for i in $(seq 0 $((shards - 1))); do
     LD_LIBRARY_PATH=$tests_libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i \
