@@ -3,13 +3,13 @@
 // start one element off alignment.
 #include <memory>
 
-#include "filters_b_inputs.hpp"
+#include "bench_support.hpp"
+#include "nv12_inputs.hpp"
 #include "plinth/arithm.hpp"
 
 namespace plinth::bench {
 namespace {
 
-using namespace filters_b;
 
 enum class Op { add, subtract, absdiff };
 
@@ -35,14 +35,14 @@ std::vector<Case> make_cases(Env& env) {
   Queue* queue = &env.queue;
   std::vector<Case> cases;
   for (const Config& c : configs) {
-    auto a = std::make_shared<std::vector<DeviceImage>>(inputs(env, size, c.format, 0xadd1));
-    auto b = std::make_shared<std::vector<DeviceImage>>(inputs(env, size, c.format, 0xadd2));
-    auto dst = std::make_shared<std::vector<DeviceImage>>(outputs(env, size, c.format));
+    auto a = std::make_shared<std::vector<DeviceImage>>(random_device_images(env, size, c.format, env.settings.input_sets, 0xadd1));
+    auto b = std::make_shared<std::vector<DeviceImage>>(random_device_images(env, size, c.format, env.settings.input_sets, 0xadd2));
+    auto dst = std::make_shared<std::vector<DeviceImage>>(device_images(env, size, c.format, env.settings.input_sets));
     // Views one pixel in from the left of images one pixel wider: rows off 16-byte alignment.
     const Size wider{size.width + 1, size.height};
-    auto va = std::make_shared<std::vector<DeviceImage>>(inputs(env, wider, c.format, 0xadd3));
-    auto vb = std::make_shared<std::vector<DeviceImage>>(inputs(env, wider, c.format, 0xadd4));
-    auto vdst = std::make_shared<std::vector<DeviceImage>>(outputs(env, wider, c.format));
+    auto va = std::make_shared<std::vector<DeviceImage>>(random_device_images(env, wider, c.format, env.settings.input_sets, 0xadd3));
+    auto vb = std::make_shared<std::vector<DeviceImage>>(random_device_images(env, wider, c.format, env.settings.input_sets, 0xadd4));
+    auto vdst = std::make_shared<std::vector<DeviceImage>>(device_images(env, wider, c.format, env.settings.input_sets));
     for (auto* set : {va.get(), vb.get(), vdst.get()}) {
       for (DeviceImage& image : *set) image = image.view(Rect{1, 0, size.width, size.height});
     }
@@ -53,7 +53,7 @@ std::vector<Case> make_cases(Env& env) {
         k.variant = std::string(to_string(m)) + (views ? " unaligned" : "");
         k.config = c.name;
         k.size = size;
-        k.bytes = 3 * bytes_of(size, c.format);
+        k.bytes = 3 * image_bytes(size, c.format);
         const Op op = c.op;
         auto A = views ? va : a, B = views ? vb : b, D = views ? vdst : dst;
         k.run = [=](int s) {

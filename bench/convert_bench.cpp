@@ -2,13 +2,13 @@
 // scaling, plain against vector kernels.
 #include <memory>
 
-#include "filters_b_inputs.hpp"
+#include "bench_support.hpp"
+#include "nv12_inputs.hpp"
 #include "plinth/arithm.hpp"
 
 namespace plinth::bench {
 namespace {
 
-using namespace filters_b;
 
 std::vector<Case> make_cases(Env& env) {
   struct Config {
@@ -24,8 +24,8 @@ std::vector<Case> make_cases(Env& env) {
   Queue* queue = &env.queue;
   std::vector<Case> cases;
   for (const Config& c : configs) {
-    auto src = std::make_shared<std::vector<DeviceImage>>(inputs(env, size, {c.from, 1}, 0xc0e));
-    auto dst = std::make_shared<std::vector<DeviceImage>>(outputs(env, size, {c.to, 1}));
+    auto src = std::make_shared<std::vector<DeviceImage>>(random_device_images(env, size, {c.from, 1}, env.settings.input_sets, 0xc0e));
+    auto dst = std::make_shared<std::vector<DeviceImage>>(device_images(env, size, {c.to, 1}, env.settings.input_sets));
     for (ElementwiseMethod m : {ElementwiseMethod::plain, ElementwiseMethod::vector}) {
       Case k;
       k.op = "convert";
@@ -33,7 +33,7 @@ std::vector<Case> make_cases(Env& env) {
       k.config = std::string(to_string(c.from)) + " -> " + std::string(to_string(c.to)) +
                  (c.alpha != 1.0 || c.beta != 0.0 ? " scaled" : "");
       k.size = size;
-      k.bytes = bytes_of(size, {c.from, 1}) + bytes_of(size, {c.to, 1});
+      k.bytes = image_bytes(size, {c.from, 1}) + image_bytes(size, {c.to, 1});
       const Depth to = c.to;
       const ConvertOptions options{c.alpha, c.beta, m};
       k.run = [=](int s) {

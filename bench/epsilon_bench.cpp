@@ -2,20 +2,20 @@
 // alone for each window, and whole frames (Y filtered, UV copied).
 #include <memory>
 
-#include "filters_b_inputs.hpp"
+#include "bench_support.hpp"
+#include "nv12_inputs.hpp"
 
 namespace plinth::bench {
 namespace {
 
-using namespace filters_b;
 
 std::vector<Case> make_cases(Env& env) {
   const Size size = even(env.settings.size);
   Queue* queue = &env.queue;
   auto frames = std::make_shared<std::vector<DeviceNv12Frame>>(nv12_inputs(env, size, 0xe95));
-  auto luma = std::make_shared<std::vector<DeviceImage>>(outputs(env, size, {Depth::u8, 1}));
-  auto chroma = std::make_shared<std::vector<DeviceImage>>(outputs(env, Size{size.width / 2, size.height / 2}, {Depth::u8, 2}));
-  const double plane = bytes_of(size, {Depth::u8, 1});
+  auto luma = std::make_shared<std::vector<DeviceImage>>(device_images(env, size, {Depth::u8, 1}, env.settings.input_sets));
+  auto chroma = std::make_shared<std::vector<DeviceImage>>(device_images(env, Size{size.width / 2, size.height / 2}, {Depth::u8, 2}, env.settings.input_sets));
+  const double plane = image_bytes(size, {Depth::u8, 1});
   std::vector<Case> cases;
   for (int window : {3, 5, 7, 9}) {
     for (EpsilonMethod m : {EpsilonMethod::automatic, EpsilonMethod::plain, EpsilonMethod::tiled}) {

@@ -2,12 +2,12 @@
 // "u8 5x5" and "u8 7x7" line up with NPP's nppiFilterMedian; every applicable variant is timed.
 #include <memory>
 
-#include "filters_b_inputs.hpp"
+#include "bench_support.hpp"
+#include "nv12_inputs.hpp"
 
 namespace plinth::bench {
 namespace {
 
-using namespace filters_b;
 
 struct Config {
   Depth depth;
@@ -43,8 +43,8 @@ std::vector<Case> make_cases(Env& env) {
   std::vector<Case> cases;
   for (const Config& c : configs) {
     const Format format{c.depth, c.channels};
-    auto src = std::make_shared<std::vector<DeviceImage>>(inputs(env, size, format, 0x3ed1a0 + static_cast<std::uint64_t>(c.ksize)));
-    auto dst = std::make_shared<std::vector<DeviceImage>>(outputs(env, size, format));
+    auto src = std::make_shared<std::vector<DeviceImage>>(random_device_images(env, size, format, env.settings.input_sets, 0x3ed1a0 + static_cast<std::uint64_t>(c.ksize)));
+    auto dst = std::make_shared<std::vector<DeviceImage>>(device_images(env, size, format, env.settings.input_sets));
     for (MedianMethod m : {MedianMethod::automatic, MedianMethod::sorted_columns, MedianMethod::network, MedianMethod::histogram,
                            MedianMethod::tiled}) {
       if (!applies(m, c)) continue;
@@ -53,7 +53,7 @@ std::vector<Case> make_cases(Env& env) {
       k.variant = std::string(to_string(m));
       k.config = config_name(c);
       k.size = size;
-      k.bytes = 2 * bytes_of(size, format);
+      k.bytes = 2 * image_bytes(size, format);
       MedianOptions options;
       options.ksize = c.ksize;
       options.method = m;

@@ -2,12 +2,12 @@
 // four-level pyrDown pyramids per level and two levels per launch, and KLT's subsampled pyramid.
 #include <memory>
 
-#include "filters_b_inputs.hpp"
+#include "bench_support.hpp"
+#include "nv12_inputs.hpp"
 
 namespace plinth::bench {
 namespace {
 
-using namespace filters_b;
 
 Size half(Size s) { return Size{(s.width + 1) / 2, (s.height + 1) / 2}; }
 
@@ -28,26 +28,26 @@ std::vector<Case> make_cases(Env& env) {
 
   for (Format format : {Format{Depth::u8, 1}, Format{Depth::u8, 3}, Format{Depth::f32, 1}}) {
     const std::string type = std::string(to_string(format.depth)) + (format.channels == 1 ? "" : "C" + std::to_string(format.channels));
-    auto src = std::make_shared<std::vector<DeviceImage>>(inputs(env, size, format, 0x9d0 + static_cast<std::uint64_t>(format.channels)));
-    auto down = std::make_shared<std::vector<DeviceImage>>(outputs(env, half(size), format));
-    add("auto", "pyrDown " + type, size, bytes_of(size, format) + bytes_of(half(size), format), [=](int s) {
+    auto src = std::make_shared<std::vector<DeviceImage>>(random_device_images(env, size, format, env.settings.input_sets, 0x9d0 + static_cast<std::uint64_t>(format.channels)));
+    auto down = std::make_shared<std::vector<DeviceImage>>(device_images(env, half(size), format, env.settings.input_sets));
+    add("auto", "pyrDown " + type, size, image_bytes(size, format) + image_bytes(half(size), format), [=](int s) {
       return pyr_down(*queue, (*src)[static_cast<std::size_t>(s)], (*down)[static_cast<std::size_t>(s)]);
     });
     // pyrUp of the half-size image back to full size.
-    auto small = std::make_shared<std::vector<DeviceImage>>(inputs(env, half(size), format, 0x9d1));
-    auto up = std::make_shared<std::vector<DeviceImage>>(outputs(env, Size{2 * half(size).width, 2 * half(size).height}, format));
-    add("auto", "pyrUp " + type, half(size), bytes_of(half(size), format) + 4 * bytes_of(half(size), format), [=](int s) {
+    auto small = std::make_shared<std::vector<DeviceImage>>(random_device_images(env, half(size), format, env.settings.input_sets, 0x9d1));
+    auto up = std::make_shared<std::vector<DeviceImage>>(device_images(env, Size{2 * half(size).width, 2 * half(size).height}, format, env.settings.input_sets));
+    add("auto", "pyrUp " + type, half(size), image_bytes(half(size), format) + 4 * image_bytes(half(size), format), [=](int s) {
       return pyr_up(*queue, (*small)[static_cast<std::size_t>(s)], (*up)[static_cast<std::size_t>(s)]);
     });
   }
 
   const Format u8{Depth::u8, 1};
-  auto src = std::make_shared<std::vector<DeviceImage>>(inputs(env, size, u8, 0x9d2));
-  double pyramid_bytes = bytes_of(size, u8);
+  auto src = std::make_shared<std::vector<DeviceImage>>(random_device_images(env, size, u8, env.settings.input_sets, 0x9d2));
+  double pyramid_bytes = image_bytes(size, u8);
   Size level = size;
   for (int i = 1; i < 4; ++i) {
     level = half(level);
-    pyramid_bytes += bytes_of(level, u8);
+    pyramid_bytes += image_bytes(level, u8);
   }
   for (PyramidMethod m : {PyramidMethod::automatic, PyramidMethod::per_level, PyramidMethod::two_levels}) {
     auto levels = std::make_shared<std::vector<std::vector<DeviceImage>>>(static_cast<std::size_t>(env.settings.input_sets));
@@ -62,7 +62,7 @@ std::vector<Case> make_cases(Env& env) {
     options.subsampling = subsampling;
     auto levels = std::make_shared<std::vector<std::vector<DeviceImage>>>(static_cast<std::size_t>(env.settings.input_sets));
     // u8 in, f32 level 0 out, then the subsampled levels.
-    const double bytes = bytes_of(size, u8) + bytes_of(size, {Depth::f32, 1}) * (1.0 + 1.0 / (subsampling * subsampling));
+    const double bytes = image_bytes(size, u8) + image_bytes(size, {Depth::f32, 1}) * (1.0 + 1.0 / (subsampling * subsampling));
     add("auto", "subsampled x" + std::to_string(subsampling) + " 3 levels u8", size, bytes, [=](int s) {
       return subsampled_pyramid(*queue, (*src)[static_cast<std::size_t>(s)], (*levels)[static_cast<std::size_t>(s)], options);
     });

@@ -1,5 +1,5 @@
 // pyr_down / pyr_up / build_pyramid against cv::pyrDown / cv::pyrUp / cv::buildPyramid, and the
-// subsampled pyramid against OpenCV's separable filter sampled as docs/filters_b.md says.
+// subsampled pyramid against OpenCV's separable filter sampled as docs/filters.md says.
 #include <opencv2/imgproc.hpp>
 
 #include "support/test_support.hpp"

@@ -3,7 +3,7 @@
 // cv::Mat::convertTo). Channels are independent, so an image is treated as rows of
 // width * channels elements. Depths: u8, s8, u16, s16, s32, f32 and f64 (f64 needs a device with
 // double precision). The exact rules, including OpenCV's quirks kept on purpose, are in
-// docs/filters_b.md.
+// docs/filters.md.
 
 #include <string_view>
 

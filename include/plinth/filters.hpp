@@ -178,7 +178,7 @@ std::vector<double> gaussian_kernel(int n, double sigma);
 namespace plinth {
 
 enum class MedianMethod {
-  automatic,       // the fastest exact method for the depth and size (see docs/filters_b.md)
+  automatic,       // the fastest exact method for the depth and size (see docs/filters.md)
   plain,           // each output sorts (u8: counts) its whole window: the obviously correct reference
   network,         // per output, a min/max exchange network: the case study's 22 exchanges for 3x3,
                    // forgetful selection for 5x5 and 7x7
@@ -188,7 +188,7 @@ enum class MedianMethod {
                    // 2 * ksize updates per output
   tiled,           // 3x3 to 9x9: a tile of outputs per work-item from one min/max network that sorts
                    // each column piece once, merges the windows' shared parts hierarchically and
-                   // drops values that can no longer be a median (generated, see docs/filters_b.md)
+                   // drops values that can no longer be a median (generated, see docs/filters.md)
 };
 
 std::string_view to_string(MedianMethod method) noexcept;

@@ -4,7 +4,7 @@
 //     for integer depths (u8, u16, s16) and within float rounding for f32 and f64.
 //   subsampled_pyramid: the KLT tracker's pyramid of the case study: each level smoothed with a
 //     Gaussian of sigma = sigma_factor * subsampling and sampled every `subsampling` pixels.
-// docs/filters_b.md has the formulas.
+// docs/filters.md has the formulas.
 
 #include <string_view>
 #include <vector>

@@ -1,5 +1,5 @@
 // median_blur (cv::medianBlur): argument checks, the choice of variant and the launches of
-// kernels/median.cl. docs/filters_b.md explains the variants.
+// kernels/median.cl. docs/filters.md explains the variants.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -88,7 +88,7 @@ float saturated_border(Depth depth, double value) {
   }
 }
 
-// The automatic choice; docs/filters_b.md gives the measurements and estimates behind it.
+// The automatic choice; docs/filters.md gives the measurements and estimates behind it.
 MedianMethod automatic_method(const DeviceInfo& device, const DeviceImage& src, int k) {
   if (k > 9) return MedianMethod::histogram;  // u8 only (checked before)
   if (k > 3) return MedianMethod::tiled;

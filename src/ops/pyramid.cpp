@@ -1,5 +1,5 @@
 // pyr_down, pyr_up, build_pyramid and subsampled_pyramid: checks, plans and launches of
-// kernels/pyramid.cl. docs/filters_b.md has the formulas.
+// kernels/pyramid.cl. docs/filters.md has the formulas.
 #include <cmath>
 #include <cstdio>
 #include <string>

@@ -1,5 +1,5 @@
 #pragma once
-// Small helpers shared by the filters-b commands (median, epsilon, pyramid, convert, color):
+// Small helpers shared by the median, epsilon, pyramid, convert and color commands:
 // reading any supported image file and describing images in one line.
 
 #include <string>
