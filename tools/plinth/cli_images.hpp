@@ -1,7 +1,8 @@
 #pragma once
-// Small helpers shared by the median, epsilon, pyramid, convert and color commands:
-// reading any supported image file and describing images in one line.
+// Helpers shared by the image commands: reading any supported image file, describing images in
+// one line, and the common flow of `plinth filter NAME IN OUT`.
 
+#include <functional>
 #include <string>
 
 #include "plinth/plinth.hpp"
@@ -14,5 +15,12 @@ HostImage read_any_image(const std::string& path);
 std::string describe(const HostImage& image);
 // Whether path names a raw NV12 file (.nv12 or .yuv).
 bool is_raw_nv12(const std::string& path);
+
+class Globals;
+// Refuses to overwrite `output` without --force, reads `input`, runs `apply` on the device (it
+// fills dst), writes `output` and prints one line: what, how long on which device.
+using DeviceFilter = std::function<Event(Queue& queue, const DeviceImage& src, DeviceImage& dst)>;
+void filter_file(const std::string& input, const std::string& output, const std::string& what, Globals& globals,
+                 const DeviceFilter& apply);
 
 }  // namespace plinth::cli

@@ -1,6 +1,7 @@
 // plinth filter box IN OUT --ksize WxH [--no-normalize] [--anchor X,Y] [--border MODE]
 //                   [--ddepth D] [--method M]: cv::boxFilter / cv::blur of an image file.
 #include "command.hpp"
+#include "cli_images.hpp"
 #include "linear_filter_args.hpp"
 
 namespace plinth::cli {
@@ -19,15 +20,8 @@ void run(const Options& o, Globals& globals) {
   options.border = parse_border_mode(o.border);
   if (!o.ddepth.empty()) options.ddepth = parse_depth(o.ddepth);
   options.method = parse_box_filter_method(o.method);
-  check_writable(o.output, globals);
-  const HostImage src = read_any(o.input);
-  Queue& queue = globals.queue();
-  const DeviceImage d_src = queue.upload(src);
-  DeviceImage d_dst;
-  const Event event = box_filter(queue, d_src, d_dst, options);
-  const HostImage dst = queue.download(d_dst);
-  write_any(o.output, dst);
-  report(o.input, src, o.output, dst, event, globals);
+  filter_file(o.input, o.output, "box " + o.ksize, globals,
+              [&](Queue& queue, const DeviceImage& src, DeviceImage& dst) { return box_filter(queue, src, dst, options); });
 }
 
 void setup(CLI::App& command, Globals& globals) {

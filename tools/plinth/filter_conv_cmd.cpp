@@ -1,6 +1,7 @@
 // plinth filter conv IN OUT --kernel FILE_OR_LIST [--anchor X,Y] [--delta D] [--border MODE]
 //                    [--ddepth D] [--method M]: cv::filter2D (correlation) of an image file.
 #include "command.hpp"
+#include "cli_images.hpp"
 #include "linear_filter_args.hpp"
 
 namespace plinth::cli {
@@ -20,16 +21,9 @@ void run(const Options& o, Globals& globals) {
   options.border = parse_border_mode(o.border);
   if (!o.ddepth.empty()) options.ddepth = parse_depth(o.ddepth);
   options.method = parse_filter2d_method(o.method);
-  check_writable(o.output, globals);
-  const HostImage src = read_any(o.input);
-  Queue& queue = globals.queue();
-  const Filter2DKernel kernel(queue, ksize, coefficients);
-  const DeviceImage d_src = queue.upload(src);
-  DeviceImage d_dst;
-  const Event event = filter2d(queue, d_src, d_dst, kernel, options);
-  const HostImage dst = queue.download(d_dst);
-  write_any(o.output, dst);
-  report(o.input, src, o.output, dst, event, globals);
+  const Filter2DKernel kernel(globals.queue(), ksize, coefficients);
+  filter_file(o.input, o.output, "filter2d " + std::to_string(ksize.width) + "x" + std::to_string(ksize.height), globals,
+              [&](Queue& queue, const DeviceImage& src, DeviceImage& dst) { return filter2d(queue, src, dst, kernel, options); });
 }
 
 void setup(CLI::App& command, Globals& globals) {

@@ -1,6 +1,7 @@
 // plinth filter gaussian IN OUT [--ksize WxH] [--sigma S] [--sigma-y S] [--border MODE]
 //                        [--method M]: cv::GaussianBlur of an image file.
 #include "command.hpp"
+#include "cli_images.hpp"
 #include "linear_filter_args.hpp"
 
 namespace plinth::cli {
@@ -18,15 +19,8 @@ void run(const Options& o, Globals& globals) {
   options.sigma_y = o.sigma_y;
   options.border = parse_border_mode(o.border);
   options.method = parse_sep_filter_method(o.method);
-  check_writable(o.output, globals);
-  const HostImage src = read_any(o.input);
-  Queue& queue = globals.queue();
-  const DeviceImage d_src = queue.upload(src);
-  DeviceImage d_dst;
-  const Event event = gaussian_blur(queue, d_src, d_dst, options);
-  const HostImage dst = queue.download(d_dst);
-  write_any(o.output, dst);
-  report(o.input, src, o.output, dst, event, globals);
+  filter_file(o.input, o.output, "gaussian", globals,
+              [&](Queue& queue, const DeviceImage& src, DeviceImage& dst) { return gaussian_blur(queue, src, dst, options); });
 }
 
 void setup(CLI::App& command, Globals& globals) {

@@ -1,6 +1,7 @@
 // plinth filter sep IN OUT --kx a,b,c --ky d,e,f [--anchor X,Y] [--delta D] [--border MODE]
 //                   [--ddepth D] [--method M]: cv::sepFilter2D of an image file.
 #include "command.hpp"
+#include "cli_images.hpp"
 #include "linear_filter_args.hpp"
 
 namespace plinth::cli {
@@ -20,15 +21,8 @@ void run(const Options& o, Globals& globals) {
   options.border = parse_border_mode(o.border);
   if (!o.ddepth.empty()) options.ddepth = parse_depth(o.ddepth);
   options.method = parse_sep_filter_method(o.method);
-  check_writable(o.output, globals);
-  const HostImage src = read_any(o.input);
-  Queue& queue = globals.queue();
-  const DeviceImage d_src = queue.upload(src);
-  DeviceImage d_dst;
-  const Event event = sep_filter(queue, d_src, d_dst, kx, ky, options);
-  const HostImage dst = queue.download(d_dst);
-  write_any(o.output, dst);
-  report(o.input, src, o.output, dst, event, globals);
+  filter_file(o.input, o.output, "separable " + std::to_string(kx.size()) + "x" + std::to_string(ky.size()), globals,
+              [&](Queue& queue, const DeviceImage& src, DeviceImage& dst) { return sep_filter(queue, src, dst, kx, ky, options); });
 }
 
 void setup(CLI::App& command, Globals& globals) {

@@ -103,15 +103,7 @@ std::vector<float> parse_kernel_2d(const std::string& text, Size& ksize) {
   return flat;
 }
 
-HostImage read_any(const std::string& path) { return has_extension(path, ".npy") ? read_npy(path) : read_image(path); }
 
-void write_any(const std::string& path, const HostImage& image) { write_image(path, image); }
 
-void report(const std::string& in, const HostImage& src, const std::string& out, const HostImage& dst,
-            const Event& event, Globals& globals) {
-  std::cout << in << ": " << src.width() << "x" << src.height() << " " << to_string(src.depth()) << "C"
-            << src.channels() << " -> " << out << " (" << to_string(dst.depth()) << "), " << std::fixed
-            << std::setprecision(1) << event.elapsed_us() << " us on " << globals.context().device().name << '\n';
-}
 
 }  // namespace plinth::cli

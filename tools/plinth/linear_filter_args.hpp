@@ -17,12 +17,6 @@ std::vector<float> parse_numbers(const std::string& text, const char* what);
 // is read as an n x n kernel.
 std::vector<float> parse_kernel_2d(const std::string& text, Size& ksize);
 
-// .npy through read_npy / write_npy, anything else through read_image / write_image.
-HostImage read_any(const std::string& path);
-void write_any(const std::string& path, const HostImage& image);
 
-// "IN: WxH u8C3 -> OUT (f32), 12.3 us on DEVICE"
-void report(const std::string& in, const HostImage& src, const std::string& out, const HostImage& dst,
-            const Event& event, Globals& globals);
 
 }  // namespace plinth::cli

@@ -60,8 +60,9 @@ bool has_extension(const std::string& path, std::string_view ext) {
 Size parse_size(const std::string& text, const char* what) {
   int w = 0, h = 0;
   char x = 0, extra = 0;
+  if (std::sscanf(text.c_str(), "%d%c", &w, &extra) == 1 && w > 0) return Size{w, w};  // "5" means 5x5
   if (std::sscanf(text.c_str(), "%d%c%d%c", &w, &x, &h, &extra) != 3 || (x != 'x' && x != 'X') || w <= 0 || h <= 0) {
-    throw Error(ErrorCode::invalid_argument, "", what, "'" + text + "' is not a size WxH with positive sides");
+    throw Error(ErrorCode::invalid_argument, "", what, "'" + text + "' is not a size WxH (or N for NxN) with positive sides");
   }
   return Size{w, h};
 }

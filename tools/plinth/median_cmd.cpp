@@ -18,22 +18,13 @@ struct Options {
 };
 
 void run(const Options& o, Globals& globals) {
-  check_writable(o.output, globals);
   MedianOptions options;
   options.ksize = o.ksize;
   options.border = parse_border_mode(o.border);
   options.border_value = o.border_value;
   options.method = parse_median_method(o.method);
-  const HostImage src = read_any_image(o.input);
-  Queue& queue = globals.queue();
-  const DeviceImage d_src = queue.upload(src);
-  DeviceImage dst;
-  const Event event = median_blur(queue, d_src, dst, options);
-  event.wait();
-  write_image(o.output, queue.download(dst));
-  std::cout << o.input << ": " << describe(src) << ", median " << o.ksize << "x" << o.ksize << " on "
-            << globals.context().device().name << " in " << std::fixed << std::setprecision(1) << event.elapsed_us()
-            << " us; wrote " << o.output << '\n';
+  filter_file(o.input, o.output, "median " + std::to_string(o.ksize) + "x" + std::to_string(o.ksize), globals,
+              [&](Queue& queue, const DeviceImage& src, DeviceImage& dst) { return median_blur(queue, src, dst, options); });
 }
 
 void setup(CLI::App& command, Globals& globals) {
