@@ -13,7 +13,8 @@ namespace {
 namespace cfg = integral_configs;
 
 constexpr std::array kMethods = {IntegralMethod::automatic,   IntegralMethod::row_column,   IntegralMethod::block_4x4,
-                                 IntegralMethod::blelloch,    IntegralMethod::blocked_scan, IntegralMethod::single_pass};
+                                 IntegralMethod::blelloch,    IntegralMethod::blocked_scan, IntegralMethod::single_pass,
+                                 IntegralMethod::tiled};
 
 // Inputs and outputs of every case, one of each per input set; cases of one output depth share
 // their outputs (they run one after the other).

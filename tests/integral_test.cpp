@@ -10,7 +10,7 @@
 namespace plinth::test {
 namespace {
 
-constexpr IntegralMethod kFastMethods[] = {IntegralMethod::single_pass, IntegralMethod::block_4x4,
+constexpr IntegralMethod kFastMethods[] = {IntegralMethod::tiled, IntegralMethod::single_pass, IntegralMethod::block_4x4,
                                            IntegralMethod::blelloch, IntegralMethod::blocked_scan};
 
 // Runs plinth on a padded view of src into poisoned output views, downloads the outputs.
@@ -69,7 +69,7 @@ INSTANTIATE_TEST_SUITE_P(Channels, IntegralVsOpenCV,
 // --- Every method gives the same, OpenCV's, result --------------------------------------------
 
 TEST(IntegralMethods, EveryMethodMatchesOpenCV) {
-  for (IntegralMethod method : {IntegralMethod::row_column, IntegralMethod::single_pass, IntegralMethod::block_4x4,
+  for (IntegralMethod method : {IntegralMethod::row_column, IntegralMethod::tiled, IntegralMethod::single_pass, IntegralMethod::block_4x4,
                                 IntegralMethod::blelloch, IntegralMethod::blocked_scan}) {
     for (auto [w, h, cn] : {std::tuple{1, 1, 1}, {5, 9, 1}, {128, 64, 1}, {131, 127, 1}, {613, 601, 1}, {67, 45, 3}}) {
       const HostImage src = random_image(w, h, Format{Depth::u8, cn}, static_cast<std::uint32_t>(w + h));

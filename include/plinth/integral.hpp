@@ -23,10 +23,11 @@ enum class IntegralMethod {
   blelloch,      // work-efficient up-sweep / down-sweep scans of rows, then of columns
   blocked_scan,  // each work-item scans a run in registers and adds the totals of earlier runs
   single_pass,   // one kernel over tiles, joined by decoupled look-back along rows and columns
+  tiled,         // two kernels: tile aggregates scanned by the last tile of each row and column, then tiles
 };
 
 std::string_view to_string(IntegralMethod method) noexcept;
-// Parses "auto", "row_column", "block_4x4", "blelloch", "blocked_scan" or "single_pass".
+// Parses "auto", "row_column", "block_4x4", "blelloch", "blocked_scan", "single_pass" or "tiled".
 IntegralMethod parse_integral_method(std::string_view text);
 
 struct IntegralOptions {

@@ -144,6 +144,12 @@ std::string_view kernel_type_name(Depth depth) {
 }
 
 std::shared_ptr<Program> ProgramCache::get(Device& device, std::string_view file, const BuildOptions& options) {
+  std::string request(file);
+  request.append("\x1f").append(options.str());
+  {
+    std::lock_guard lock(mutex_);
+    if (auto it = requests_.find(request); it != requests_.end()) return it->second;
+  }
   const std::string source = resolved_kernel_source(file);
   const DeviceInfo& info = device.info();
   std::uint64_t key = fnv1a(source);
@@ -155,7 +161,10 @@ std::shared_ptr<Program> ProgramCache::get(Device& device, std::string_view file
   const std::string name = hex(key);
 
   std::lock_guard lock(mutex_);
-  if (auto it = programs_.find(name); it != programs_.end()) return it->second;
+  if (auto it = programs_.find(name); it != programs_.end()) {
+    requests_.emplace(std::move(request), it->second);
+    return it->second;
+  }
 
   const fs::path dir = cache_directory();
   const fs::path file_path = dir.empty() ? fs::path() : dir / (name + ".bin");
@@ -172,6 +181,7 @@ std::shared_ptr<Program> ProgramCache::get(Device& device, std::string_view file
     }
   }
   programs_.emplace(name, program);
+  requests_.emplace(std::move(request), program);
   return program;
 }
 

@@ -36,7 +36,10 @@ class ProgramCache {
 
  private:
   std::mutex mutex_;
-  std::map<std::string, std::shared_ptr<Program>, std::less<>> programs_;
+  std::map<std::string, std::shared_ptr<Program>, std::less<>> programs_;  // by source, options and device
+  // By file and options: the embedded sources never change, so a repeated request skips
+  // resolving and hashing its source (a launch's host cost, which gaps multi-kernel methods).
+  std::map<std::string, std::shared_ptr<Program>, std::less<>> requests_;
 };
 
 }  // namespace plinth::detail

@@ -29,6 +29,7 @@ Event launch_integral_block_4x4(Queue& queue, const IntegralPlan& plan);
 Event launch_integral_blelloch(Queue& queue, const IntegralPlan& plan);
 Event launch_integral_blocked_scan(Queue& queue, const IntegralPlan& plan);
 Event launch_integral_single_pass(Queue& queue, const IntegralPlan& plan);
+Event launch_integral_tiled(Queue& queue, const IntegralPlan& plan);
 // The tilted output (every method shares it).
 Event launch_integral_tilted(Queue& queue, const IntegralPlan& plan);
 

@@ -1,0 +1,83 @@
+// tiled: two launches over tiles of 128 columns (kernels/integral_tiled.cl): per-tile aggregates,
+// scanned by the last work-group to finish each row and column of tiles, then one warp per tile
+// writes its outputs. No work-group waits on another. Order-free requests only.
+#include "core/launch.hpp"
+#include "ops/integral_plan.hpp"
+#include "plinth/error.hpp"
+
+namespace plinth::detail {
+namespace {
+
+// Geometry of kernels/integral_tiled.cl: tiles of 128 columns by kTileH rows; work-groups of
+// kWarps warps (a tile each in the write pass). Measured on the H100 (docs/integral.md): 32-row
+// tiles and 4 warps beat 64 rows and 8 warps at every size.
+constexpr int kTileW = 128;
+constexpr int kTileH = 32;
+constexpr int kWarps = 4;
+
+// uint wraps modulo 2^32, the result for 32-bit integer outputs; 64-bit and float outputs
+// accumulate in ulong (float outputs are order-free only while every partial sum is exact).
+bool narrow(Depth d) { return d == Depth::s32 || d == Depth::u32; }
+
+bool quad_aligned(const DeviceImage& image) { return image.offset_elements() % 4 == 0 && image.pitch_elements() % 4 == 0; }
+
+std::size_t accumulator_size(Depth out) { return narrow(out) ? 4 : 8; }
+
+}  // namespace
+
+Event launch_integral_tiled(Queue& queue, const IntegralPlan& plan) {
+  const DeviceImage& src = *plan.src;
+  const bool one_channel = plan.channels == 1;
+  const bool vector_out = one_channel && (!plan.sum || quad_aligned(*plan.sum)) && (!plan.sqsum || quad_aligned(*plan.sqsum));
+
+  BuildOptions options = integral_build_options(plan);
+  if (plan.sum) {
+    const bool n = narrow(plan.sum_depth);
+    options.define("SACC", n ? "uint" : "ulong").define("SACC_S", n ? "u32" : "u64");
+  }
+  if (plan.sqsum) {
+    const bool n = narrow(plan.sq_depth);
+    options.define("QACC", n ? "uint" : "ulong").define("QACC_S", n ? "u32" : "u64");
+  }
+  options.define("NW", kWarps).define("TH", kTileH);
+  options.define("SRC_VEC_OK", one_channel && quad_aligned(src) ? 1 : 0).define("OUT_VEC_OK", vector_out ? 1 : 0);
+  const auto program = get_program(queue, "integral_tiled.cl", options);
+
+  const long long tiles_x = (plan.width + kTileW - 1) / kTileW;
+  const long long tiles_y = (plan.height + kTileH - 1) / kTileH;
+  const long long planes = static_cast<long long>(plan.channels) * plan.batch;
+  if (planes > 65535 || tiles_x > 65535 || tiles_y > 65535) throw Error(ErrorCode::out_of_range, "integral", "src", "too many tiles");
+  // Per quantity: R (a value per row of every tile column), C (per column of every tile row), T.
+  const long long values = planes * (tiles_x * tiles_y * kTileH + tiles_y * tiles_x * kTileW + tiles_y * tiles_x);
+  const ScratchLease counters = scratch(queue, "integral_tiled.counters", static_cast<std::size_t>(planes * (tiles_x + tiles_y)) * 4);
+  auto& impl = *queue_state(queue).impl;
+  std::shared_ptr<EventImpl> first;
+  if (counters.fresh) first = impl.fill(*counters.buffer, 0, counters.buffer->size(), 0, 4);
+  const ScratchLease sum_agg =
+      scratch(queue, "integral_tiled.sum", plan.sum ? static_cast<std::size_t>(values) * accumulator_size(plan.sum_depth) : 4);
+  const ScratchLease sq_agg =
+      scratch(queue, "integral_tiled.sq", plan.sqsum ? static_cast<std::size_t>(values) * accumulator_size(plan.sq_depth) : 4);
+
+  const int tx = static_cast<int>(tiles_x), ty = static_cast<int>(tiles_y), np = static_cast<int>(planes);
+  const std::size_t group = 32 * kWarps;
+  Launch reduce(queue, program, "integral_tiled_reduce");
+  reduce.arg(plan.width).arg(plan.height).arg(plan.channels).arg(np).arg(tx).arg(ty).buffer(*counters.buffer);
+  if (plan.sum) reduce.buffer(*sum_agg.buffer);
+  if (plan.sqsum) reduce.buffer(*sq_agg.buffer);
+  reduce.image(src);
+  auto reduced = reduce.run(range(group * tiles_y, tiles_x, planes), range(group, 1, 1));  // column-major
+  if (!first) first = reduced;
+
+  Launch write(queue, program, "integral_tiled_write");
+  write.arg(plan.width).arg(plan.height).arg(plan.channels).arg(np).arg(tx).arg(ty);
+  if (plan.sum) write.buffer(*sum_agg.buffer);
+  if (plan.sqsum) write.buffer(*sq_agg.buffer);
+  write.image(src);
+  if (plan.sum) write.image(*plan.sum);
+  if (plan.sqsum) write.image(*plan.sqsum);
+  const std::size_t write_groups = static_cast<std::size_t>((tiles_x + kWarps - 1) / kWarps);
+  auto last = write.run(range(group * write_groups, tiles_y, planes), range(group, 1, 1));
+  return Event(first, last);
+}
+
+}  // namespace plinth::detail
