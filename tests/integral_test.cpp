@@ -98,6 +98,24 @@ TEST(IntegralMethods, SixteenBitSourcesAndOrderFreeFloats) {
 
 // --- Large images: 32-bit wrap-around, f32 rounding ---------------------------------------------
 
+// Freshly allocated, aligned images: the single-channel vector loads and stores of the tiled
+// methods (run_plinth's padded views take the element-wise paths).
+TEST(IntegralMethods, AlignedImagesTakeTheVectorPaths) {
+  for (IntegralMethod method : {IntegralMethod::tiled, IntegralMethod::single_pass}) {
+    for (auto [w, h] : {std::pair{384, 70}, {1000, 333}, {129, 33}, {4, 1}}) {
+      const HostImage src = random_image(w, h, Format{Depth::u8, 1}, static_cast<std::uint32_t>(w * h));
+      cv::Mat sum, sq;
+      cv::integral(as_mat(src), sum, sq, CV_32S, CV_64F);
+      DeviceImage d_sum, d_sq;
+      IntegralOptions options;
+      options.method = method;
+      integral(queue(), queue().upload(src), d_sum, d_sq, options).wait();
+      EXPECT_TRUE(images_equal(from_mat(sum), queue().download(d_sum))) << to_string(method) << " " << w << "x" << h;
+      EXPECT_TRUE(images_equal(from_mat(sq), queue().download(d_sq))) << to_string(method) << " " << w << "x" << h;
+    }
+  }
+}
+
 TEST(IntegralLarge, FourKAndMoreMatchesOpenCV) {
   // 4097 x 2161 of bright random bytes: the s32 sum passes 2^31 and wraps as OpenCV's does.
   const HostImage src = random_image(4097, 2161, Format{Depth::u8, 1}, 5, 240, 255);
@@ -209,7 +227,8 @@ TEST(IntegralExtensions, CountOfNonZeroMatchesTheIntegralOfTheMask) {
 TEST(IntegralExtensions, BatchesEqualOneCallPerImage) {
   const int n = 3, w = 211, h = 97;
   const HostImage stack = random_image(w, n * h, Format{Depth::u8, 1}, 41);
-  for (IntegralMethod method : {IntegralMethod::automatic, IntegralMethod::row_column, IntegralMethod::block_4x4}) {
+  for (IntegralMethod method : {IntegralMethod::automatic, IntegralMethod::row_column, IntegralMethod::block_4x4,
+                                IntegralMethod::tiled}) {
     const IntegralImages got = run_plinth(stack, true, true, Depth::s32, Depth::f64, method, n);
     for (int i = 0; i < n; ++i) {
       cv::Mat sum, sq, tilted;
