@@ -9,10 +9,12 @@
  *           ColAbove(x) = sum of column x above each tile. Exclusive scans, in place. Tiles
  *           run in column-major order, so that columns of tiles finish (and are scanned) while
  *           later columns are still being reduced.
- *   write   one warp per tile, walking its TH rows: with
+ *   write   one work-group per tile, each warp walking RPW = TH / NW of its rows: with
  *             S(y, x)  = OpenCV's integral (sum of src over y' < y, x' < x),
  *             Corner   = S(y0, x0) = sum of TL over the tiles above (in this tile column),
- *           S(y0, x + 1) = Corner + sum of ColAbove over [x0, x], and row by row
+ *           S(y0, x + 1) = Corner + sum of ColAbove over [x0, x]; a warp starting below y0 adds
+ *           the rows above it in the tile (their RowLeft, and their column sums, which every
+ *           warp leaves in local memory); then row by row
  *           S(y + 1, x + 1) = S(y, x + 1) + RowLeft(y) + sum of src(y, x') over [x0, x].
  * The source is read twice (the second time mostly from L2) and every output written once.
  * Order-free requests only (integer accumulation modulo 2^n; docs/integral.md).
@@ -20,8 +22,8 @@
  * Options:
  *   SRC_T/SRC_DEPTH, HAS_SUM, HAS_SQ, SUM_T/SUM_DEPTH, SQ_T/SQ_DEPTH, COUNT  as in integral.cl
  *   SACC, SACC_S / QACC, QACC_S  accumulators (uint/u32 or ulong/u64) of the sum and the square
- *   NW          warps per work-group (at least 4, so that a work-group covers a tile's columns)
- *   TH          rows per tile: 32 or 64, a multiple of NW
+ *   NW          warps per work-group, one work-group per tile (4: the tile's rows in bands of RPW)
+ *   TH          rows per tile: 32 (a warp holds a tile's RowLeft, a row per lane)
  *   SRC_VEC_OK  1 when a lane may read its 4 source elements of a row as one aligned vector
  *   OUT_VEC_OK  1 when outputs may be written as aligned 4-element vectors
  * Aggregate buffers (one per quantity, in its accumulator type), for P planes:
@@ -38,11 +40,14 @@
 
 #define TW 128
 #define GROUP (32 * NW)
-#define RPW (TH / NW) /* rows per warp in the reduce pass */
+#define RPW (TH / NW) /* rows per warp */
+#if TH != 32
+#error "integral_tiled.cl: TH must be 32"
+#endif
 #define CAT_(a, b) a##b
 #define CAT(a, b) CAT_(a, b)
 #define SRC_T4 CAT(SRC_T, 4)
-#define SCAN_BATCH 16 /* aggregate loads a last arriver issues before using any */
+#define SCAN_BATCH 16 /* aggregate loads a last arriver issues before using any (32: slower) */
 /* The write pass's row loops: unrolled with shuffles (registers indexed by constants); kept
  * rolled without them, where every warp operation holds barriers that CPU compilers handle
  * slowly when copied 32 times. */
@@ -219,8 +224,15 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_tiled_reduce(int width, int he
 #endif
 
   SRC_T4 raw[RPW];
-  UNROLL
-  for (int j = 0; j < RPW; ++j) raw[j] = load_quad(src, src_offset, src_step, width, height, channels, b, c, xb, yb + j);
+  if (SRC_VEC_OK && (tile_x + 1) * TW <= width && (tile_y + 1) * TH <= height) {
+    /* A whole tile: unconditional vector loads, all in flight at once. */
+    GLOBAL const SRC_T4* quads = (GLOBAL const SRC_T4*)(src + src_offset + (b * height + yb) * src_step + xb);
+    UNROLL
+    for (int j = 0; j < RPW; ++j) raw[j] = quads[j * (src_step / 4)];
+  } else {
+    UNROLL
+    for (int j = 0; j < RPW; ++j) raw[j] = load_quad(src, src_offset, src_step, width, height, channels, b, c, xb, yb + j);
+  }
   UNROLL
   for (int j = 0; j < RPW; ++j) {
     const SRC_T4 v = raw[j];
@@ -294,7 +306,7 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_tiled_reduce(int width, int he
   }
 }
 
-/* ---- pass 2: one warp per tile writes its outputs ----------------------------------------- */
+/* ---- pass 2: a work-group per tile, RPW rows per warp, writes the outputs ------------------ */
 
 /* Writes one output row's columns [xb, xb + 4) = (left, v0, v1, v2), those up to width, and
  * column width itself from v3 when xb + 4 == width is the image's last column. */
@@ -313,85 +325,147 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_tiled_reduce(int width, int he
     if (xb + 4 == width) qrow_[width * channels + c] = STORE((v)[3]);                               \
   } while (0)
 
-/* One quantity's start: acc = S(y0, x + 1) of the lane's columns, edge = Corner, rl = RowLeft
- * of the tile's rows (lane j holds row 32 m + j in rl[m]), and the zero first row. */
-#define WRITE_START(S, ACC, agg, T, STORE, out, slots)                                              \
-  ACC acc_##out[4], rl_##out[TH / 32], edge_##out;                                                  \
+/* STORE_QUAD in a whole tile of one channel with vector outputs: no checks but the last column. */
+#define STORE_QUAD_FAST(T, STORE, out, row, left, v)                                                \
   do {                                                                                              \
-    ACC corner_ = 0;                                                                                \
-    for (int i_ = lane; active && i_ < tile_y; i_ += 32) {                                          \
-      corner_ += AGG_T(agg)[((long)plane * tiles_y + i_) * tiles_x + tile_x];                       \
-    }                                                                                               \
-    corner_ = CAT(warp_sum_, S)(corner_, slots);                                                    \
+    GLOBAL T* qrow_ = out + out##_offset + (row) * out##_step;                                      \
+    *(GLOBAL CAT(T, 4)*)(qrow_ + xb) = (CAT(T, 4))(STORE(left), STORE((v)[0]), STORE((v)[1]), STORE((v)[2])); \
+    if (xb + 4 == width) qrow_[width] = STORE((v)[3]);                                              \
+  } while (0)
+
+/* One quantity's start for warp `warp`, whose rows are [yw, yw + RPW) with yw = y0 + RPW warp:
+ * acc = S(yw, x + 1) of the lane's columns, edge = S(yw, x0), rl = RowLeft of the tile's rows
+ * (lane j holds row y0 + j), and the zero first row. With Corner = S(y0, x0) and D(x') the
+ * column sums of the tile's rows above yw (from `cols`, each warp's column sums),
+ *   edge = Corner + sum of RowLeft over [y0, yw),
+ *   acc  = edge + sum over [x0, x] of (ColAbove + D).                                           */
+#define WRITE_START(S, ACC, agg, T, STORE, out, slots, cols)                                        \
+  ACC acc_##out[4], rl_##out, edge_##out;                                                           \
+  do {                                                                                              \
     ACC p_[4];                                                                                      \
     UNROLL                                                                                          \
-    for (int k_ = 0; k_ < 4; ++k_) p_[k_] = active ? AGG_C(agg)[c_at + k_] : 0;                     \
+    for (int k_ = 0; k_ < 4; ++k_) p_[k_] = AGG_C(agg)[c_at + k_];                                  \
+    rl_##out = y0 + lane < height ? AGG_R(agg)[r_at + lane] : 0;                                    \
+    /* Corner: the sum of TL over the tiles above, four loads per lane in flight. */                \
+    ACC corner_ = 0;                                                                                \
+    for (int i0_ = 0; i0_ < tile_y; i0_ += 4 * 32) {                                                \
+      ACC t_[4];                                                                                    \
+      UNROLL                                                                                        \
+      for (int u_ = 0; u_ < 4; ++u_) {                                                              \
+        const int i_ = i0_ + 32 * u_ + lane;                                                        \
+        t_[u_] = i_ < tile_y ? AGG_T(agg)[((long)plane * tiles_y + i_) * tiles_x + tile_x] : 0;     \
+      }                                                                                             \
+      UNROLL                                                                                        \
+      for (int u_ = 0; u_ < 4; ++u_) corner_ += t_[u_];                                             \
+    }                                                                                               \
+    UNROLL                                                                                          \
+    for (int w_ = 0; w_ < NW - 1; ++w_) {                                                           \
+      if (w_ < warp) {                                                                              \
+        UNROLL                                                                                      \
+        for (int k_ = 0; k_ < 4; ++k_) p_[k_] += cols[w_][4 * lane + k_];                           \
+      }                                                                                             \
+    }                                                                                               \
+    edge_##out = CAT(warp_sum_, S)(corner_ + (lane < RPW * warp ? rl_##out : 0), slots);            \
     UNROLL                                                                                          \
     for (int k_ = 1; k_ < 4; ++k_) p_[k_] += p_[k_ - 1];                                            \
-    const ACC before_ = CAT(warp_exclusive_scan_, S)(p_[3], lane, slots) + corner_;                 \
+    const ACC before_ = CAT(warp_exclusive_scan_, S)(p_[3], lane, slots) + edge_##out;              \
     UNROLL                                                                                          \
     for (int k_ = 0; k_ < 4; ++k_) acc_##out[k_] = before_ + p_[k_];                                \
-    UNROLL                                                                                          \
-    for (int m_ = 0; m_ < TH / 32; ++m_) {                                                          \
-      const int y_ = y0 + 32 * m_ + lane;                                                           \
-      rl_##out[m_] = active && y_ < height ? AGG_R(agg)[r_at + 32 * m_ + lane] : 0;                 \
-    }                                                                                               \
-    edge_##out = corner_;                                                                           \
-    if (tile_y == 0) {                                                                              \
+    if (tile_y == 0 && warp == 0) {                                                                 \
       const ACC zero_[4] = {0, 0, 0, 0};                                                            \
       STORE_QUAD(T, STORE, out, out_row0, (ACC)0, zero_);                                           \
     }                                                                                               \
   } while (0)
 
-/* One quantity of row j from the source quad v. */
-#define WRITE_ROW(S, ACC, OF, T, STORE, out, slots)                                                 \
+/* One quantity of the warp's row j (tile row RPW warp + j) from the source quad v; FAST: a whole
+ * tile (STORE_QUAD_FAST). */
+#define WRITE_ROW(S, ACC, OF, T, STORE, out, slots, FAST)                                           \
   do {                                                                                              \
     ACC e_[4] = {OF(v.x), OF(v.y), OF(v.z), OF(v.w)};                                               \
-    const ACC rl_ = CAT(warp_get_, S)(rl_##out[j / 32], j % 32, slots);                             \
+    const ACC rl_ = CAT(warp_get_, S)(rl_##out, RPW * warp + j, slots);                             \
     edge_##out += rl_;                                                                              \
     ACC left_;                                                                                      \
     CAT(write_row_step_, S)(e_, acc_##out, rl_, edge_##out, &left_, lane, slots);                   \
-    if (y < height) STORE_QUAD(T, STORE, out, out_row0 + y + 1, left_, acc_##out);                  \
+    if (FAST) {                                                                                     \
+      STORE_QUAD_FAST(T, STORE, out, out_row0 + y + 1, left_, acc_##out);                           \
+    } else if (y < height) {                                                                        \
+      STORE_QUAD(T, STORE, out, out_row0 + y + 1, left_, acc_##out);                                \
+    }                                                                                               \
+  } while (0)
+
+/* The lane's column sums over the warp's rows, published in `cols` for the warps below. */
+#define COLUMN_SUMS(ACC, OF, cols)                                                                  \
+  do {                                                                                              \
+    ACC d_[4] = {0, 0, 0, 0};                                                                       \
+    UNROLL                                                                                          \
+    for (int j = 0; j < RPW; ++j) {                                                                 \
+      d_[0] += OF(raw[j].x), d_[1] += OF(raw[j].y), d_[2] += OF(raw[j].z), d_[3] += OF(raw[j].w);   \
+    }                                                                                               \
+    UNROLL                                                                                          \
+    for (int k_ = 0; k_ < 4; ++k_) cols[warp][4 * lane + k_] = d_[k_];                             \
   } while (0)
 
 KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_tiled_write(int width, int height, int channels, int planes,
                                                              int tiles_x, int tiles_y SUM_AGG_PARAM SQ_AGG_PARAM,
                                                              CONST_IMAGE_PARAM(SRC_T, src) SUM_PARAM SQ_PARAM) {
   const int lid = LOCAL_ID(0), lane = lid & 31, warp = lid >> 5;
-  const int tile_x = GROUP_ID(0) * NW + warp, tile_y = GROUP_ID(1), plane = GROUP_ID(2);
-  const bool active = tile_x < tiles_x; /* idle warps still join the warp operations */
+  const int tile_x = GROUP_ID(0), tile_y = GROUP_ID(1), plane = GROUP_ID(2);
   const int b = plane / channels, c = plane % channels;
-  const int x0 = tile_x * TW, y0 = tile_y * TH;
-  const int xb = active ? x0 + 4 * lane : width + 1; /* an idle warp's columns are all outside */
+  const int x0 = tile_x * TW, y0 = tile_y * TH, yw = y0 + RPW * warp;
+  const int xb = x0 + 4 * lane;
   const int out_row0 = b * (height + 1);
   const long r_at = ((long)plane * tiles_x + tile_x) * tiles_y * TH + y0;
-  const long c_at = ((long)plane * tiles_y + tile_y) * tiles_x * TW + x0 + 4 * lane;
+  const long c_at = ((long)plane * tiles_y + tile_y) * tiles_x * TW + xb;
+  /* A whole tile: unconditional vector loads, no checks on the stores. */
+  const bool full = SRC_VEC_OK && OUT_VEC_OK && x0 + TW <= width && y0 + TH <= height;
+  SRC_T4 raw[RPW];
+  if (full) {
+    GLOBAL const SRC_T4* quads = (GLOBAL const SRC_T4*)(src + src_offset + (b * height + yw) * src_step + xb);
+    UNROLL
+    for (int j = 0; j < RPW; ++j) raw[j] = quads[j * (src_step / 4)];
+  } else {
+    UNROLL
+    for (int j = 0; j < RPW; ++j) raw[j] = load_quad(src, src_offset, src_step, width, height, channels, b, c, xb, yw + j);
+  }
 #if HAS_SUM
   LOCAL SACC s_slots[GROUP];
-  WRITE_START(SACC_S, SACC, sum_agg, SUM_T, SUM_STORE, sum, s_slots);
+  LOCAL SACC s_cols[NW][TW];
+  COLUMN_SUMS(SACC, SUM_OF, s_cols);
 #endif
 #if HAS_SQ
   LOCAL QACC q_slots[GROUP];
-  WRITE_START(QACC_S, QACC, sq_agg, SQ_T, SQ_STORE, sq, q_slots);
+  LOCAL QACC q_cols[NW][TW];
+  COLUMN_SUMS(QACC, SQ_OF, q_cols);
 #endif
-
-#define ROW_BATCH 8
-  ROW_UNROLL
-  for (int j0 = 0; j0 < TH; j0 += ROW_BATCH) {
-    SRC_T4 raw[ROW_BATCH];
-    UNROLL
-    for (int u = 0; u < ROW_BATCH; ++u) {
-      raw[u] = active ? load_quad(src, src_offset, src_step, width, height, channels, b, c, xb, y0 + j0 + u) : (SRC_T4)(0);
-    }
-    ROW_UNROLL
-    for (int u = 0; u < ROW_BATCH; ++u) {
-      const int j = j0 + u, y = y0 + j;
-      const SRC_T4 v = raw[u];
+  BARRIER_LOCAL();
 #if HAS_SUM
-      WRITE_ROW(SACC_S, SACC, SUM_OF, SUM_T, SUM_STORE, sum, s_slots);
+  WRITE_START(SACC_S, SACC, sum_agg, SUM_T, SUM_STORE, sum, s_slots, s_cols);
 #endif
 #if HAS_SQ
-      WRITE_ROW(QACC_S, QACC, SQ_OF, SQ_T, SQ_STORE, sq, q_slots);
+  WRITE_START(QACC_S, QACC, sq_agg, SQ_T, SQ_STORE, sq, q_slots, q_cols);
+#endif
+  if (full) {
+    ROW_UNROLL
+    for (int j = 0; j < RPW; ++j) {
+      const int y = yw + j;
+      const SRC_T4 v = raw[j];
+#if HAS_SUM
+      WRITE_ROW(SACC_S, SACC, SUM_OF, SUM_T, SUM_STORE, sum, s_slots, 1);
+#endif
+#if HAS_SQ
+      WRITE_ROW(QACC_S, QACC, SQ_OF, SQ_T, SQ_STORE, sq, q_slots, 1);
+#endif
+    }
+  } else {
+    ROW_UNROLL
+    for (int j = 0; j < RPW; ++j) {
+      const int y = yw + j;
+      const SRC_T4 v = raw[j];
+#if HAS_SUM
+      WRITE_ROW(SACC_S, SACC, SUM_OF, SUM_T, SUM_STORE, sum, s_slots, 0);
+#endif
+#if HAS_SQ
+      WRITE_ROW(QACC_S, QACC, SQ_OF, SQ_T, SQ_STORE, sq, q_slots, 0);
 #endif
     }
   }

@@ -138,7 +138,7 @@ TEST(BoxFilter, MethodsAgree) {
   const HostImage src = random_image(123, 47, Format{Depth::u8, 1}, 31);
   for (BorderMode b : kBorders) {
     for (BoxFilterMethod m : {BoxFilterMethod::registers, BoxFilterMethod::local_scan, BoxFilterMethod::direct,
-                              BoxFilterMethod::two_pass_8x8, BoxFilterMethod::vector_strips}) {
+                              BoxFilterMethod::two_pass_8x8, BoxFilterMethod::vector_strips, BoxFilterMethod::tiled}) {
       BoxFilterOptions o;
       o.ksize = {8, 8};
       o.border = b;
@@ -152,6 +152,8 @@ TEST(BoxFilter, MethodsAgree) {
   BoxFilterOptions o;
   o.ksize = {8, 8};
   o.method = BoxFilterMethod::two_pass_8x8;
+  check_case(src4, o);
+  o.method = BoxFilterMethod::tiled;
   check_case(src4, o);
   for (BoxFilterMethod m : {BoxFilterMethod::registers, BoxFilterMethod::local_scan, BoxFilterMethod::direct,
                             BoxFilterMethod::vector_strips}) {
@@ -217,6 +219,52 @@ TEST(BoxFilter, VectorStrips) {
   check_case(src, o);
 }
 
+// tiled: one and several tiles each way, tiles whose region lies inside the image (word loads)
+// and at its edges (element loads through the border), rows on and off word boundaries, widths
+// that end inside a word, channels, output depths, anchors, windows up to its limits.
+TEST(BoxFilter, Tiled) {
+  std::mt19937 rng(78);
+  const struct {
+    Size k;
+    Format format;
+    std::optional<Depth> ddepth;
+    bool normalize;
+  } kinds[] = {
+      {{8, 8}, {Depth::u8, 1}, {}, true},             // the benchmark's case
+      {{8, 8}, {Depth::u8, 4}, {}, true},             // four channels: eight words per row
+      {{3, 3}, {Depth::u8, 3}, {}, false},            // pixels straddle words; plain sums saturate
+      {{5, 3}, {Depth::u8, 1}, Depth::f32, true},     // float scaling, 4-float stores
+      {{1, 1}, {Depth::u8, 2}, Depth::s16, true},     // no halo
+      {{39, 64}, {Depth::u8, 1}, Depth::s32, false},  // its limits: halo of 38, 64 rows
+  };
+  const Size sizes[] = {{1, 1}, {6, 3}, {61, 37}, {401, 150}};
+  int n = 0;
+  for (const auto& kind : kinds) {
+    for (const Size size : sizes) {
+      for (const int pad : {16, 3}) {
+        BoxFilterOptions o;
+        o.ksize = kind.k;
+        o.ddepth = kind.ddepth;
+        o.method = BoxFilterMethod::tiled;
+        o.border = kBorders[rng() % 4];
+        o.normalize = kind.normalize;
+        check_case(random_image(size.width, size.height, kind.format, 1900 + n++), o, pad, pad == 16 ? 16 : 5);
+      }
+    }
+  }
+  const HostImage src = random_image(530, 140, Format{Depth::u8, 1}, 1990);
+  for (const Anchor a : {Anchor{0, 0}, Anchor{6, 2}}) {
+    BoxFilterOptions o;
+    o.ksize = {7, 3};
+    o.anchor = a;
+    o.method = BoxFilterMethod::tiled;
+    for (BorderMode b : kBorders) {
+      o.border = b;
+      check_case(src, o, 16, 16);
+    }
+  }
+}
+
 TEST(BoxFilter, LargeImage) {
   const HostImage src = random_image(1031, 517, Format{Depth::u8, 1}, 41);
   for (const Size k : {Size{8, 8}, Size{31, 31}, Size{255, 3}}) {
@@ -259,6 +307,11 @@ TEST(BoxFilter, Errors) {
   o = {};
   o.ksize = {101, 3};  // halo beyond vector_strips' register budget
   o.method = BoxFilterMethod::vector_strips;
+  EXPECT_TRUE(throws_code([&] { run(o); }, ErrorCode::invalid_argument));
+  o.ksize = {40, 3};  // halo of 39 elements: beyond tiled's
+  o.method = BoxFilterMethod::tiled;
+  EXPECT_TRUE(throws_code([&] { run(o); }, ErrorCode::invalid_argument));
+  o.ksize = {3, 65};
   EXPECT_TRUE(throws_code([&] { run(o); }, ErrorCode::invalid_argument));
   o = {};
   EXPECT_TRUE(throws_code(

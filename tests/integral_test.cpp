@@ -102,7 +102,7 @@ TEST(IntegralMethods, SixteenBitSourcesAndOrderFreeFloats) {
 // methods (run_plinth's padded views take the element-wise paths).
 TEST(IntegralMethods, AlignedImagesTakeTheVectorPaths) {
   for (IntegralMethod method : {IntegralMethod::tiled, IntegralMethod::single_pass}) {
-    for (auto [w, h] : {std::pair{384, 70}, {1000, 333}, {129, 33}, {4, 1}}) {
+    for (auto [w, h] : {std::pair{384, 70}, {1000, 333}, {1024, 64}, {129, 33}, {4, 1}}) {
       const HostImage src = random_image(w, h, Format{Depth::u8, 1}, static_cast<std::uint32_t>(w * h));
       cv::Mat sum, sq;
       cv::integral(as_mat(src), sum, sq, CV_32S, CV_64F);
@@ -112,6 +112,9 @@ TEST(IntegralMethods, AlignedImagesTakeTheVectorPaths) {
       integral(queue(), queue().upload(src), d_sum, d_sq, options).wait();
       EXPECT_TRUE(images_equal(from_mat(sum), queue().download(d_sum))) << to_string(method) << " " << w << "x" << h;
       EXPECT_TRUE(images_equal(from_mat(sq), queue().download(d_sq))) << to_string(method) << " " << w << "x" << h;
+      DeviceImage d_sum_only;
+      integral(queue(), queue().upload(src), d_sum_only, options).wait();
+      EXPECT_TRUE(images_equal(from_mat(sum), queue().download(d_sum_only))) << to_string(method) << " sum " << w << "x" << h;
     }
   }
 }

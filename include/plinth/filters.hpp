@@ -45,16 +45,18 @@ struct Anchor {
 // ---- Box filter (cv::boxFilter, cv::blur) -----------------------------------------------------
 
 enum class BoxFilterMethod {
-  automatic,      // GPUs: vector_strips for small windows, else local_scan; CPUs: see docs/filters.md
+  automatic,      // GPUs: tiled where it applies, else local_scan; CPUs: see docs/filters.md
   registers,      // running sums down columns and along rows, all in registers; narrow windows only
   local_scan,     // running sums down columns in registers, prefix sums along rows in local memory
   two_pass_8x8,   // the Adreno case study: 2x2 sums, then 16 of them; 8x8 normalized u8 only
   direct,         // every output sums its whole window: plain reference, cost grows with the size
   vector_strips,  // one vector of outputs per work-item down a strip of rows, its halo loaded by
                   // aligned vector loads, running sums in registers; small windows only
+  tiled,          // a work-group's source tile in local memory, packed running sums per word of
+                  // 4 outputs; u8 sources, windows of at most 64 rows, (width - 1) x channels <= 38
 };
 std::string_view to_string(BoxFilterMethod method) noexcept;
-// Parses "auto", "registers", "local_scan", "two_pass_8x8", "direct" or "vector_strips".
+// Parses "auto", "tiled", "registers", "local_scan", "two_pass_8x8", "direct" or "vector_strips".
 BoxFilterMethod parse_box_filter_method(std::string_view text);
 
 inline constexpr int box_filter_max_ksize = 255;

@@ -298,6 +298,46 @@ Event launch_vector_strips(Queue& queue, const BoxPlan& plan, const StripsPolicy
   return Event(launch.run(detail::range(detail::round_up(lanes, lx), strips), detail::range(lx, 1)));
 }
 
+// Shape of the tiled kernel (kernels/box_filter_tiled.cl): u8 sources with integer sums, windows
+// of at most max_kh rows whose halo ((kw - 1) * channels elements) is at most max_halo, so that a
+// work-item reads at most 12 words per row. rpt: output rows per work-item (0: not applicable).
+struct TiledPolicy {
+  int rpt = 0;
+  static constexpr int group = 256;
+  static constexpr int max_halo = 38;
+  static constexpr int max_kh = 64;
+};
+
+TiledPolicy tiled_policy(Queue& queue, const BoxPlan& plan) {
+  TiledPolicy p;
+  const int halo = (plan.ksize.width - 1) * plan.src->channels();
+  if (plan.src->depth() != Depth::u8 || !plan.rules.int_sums || halo > TiledPolicy::max_halo ||
+      plan.ksize.height > TiledPolicy::max_kh || detail::work_group_size(queue, TiledPolicy::group) < TiledPolicy::group) {
+    return p;
+  }
+  p.rpt = 4;  // H100, u8 3840x2160: 4 rows per work-item 19.3 us, 8 20.8, 16 26.6 (8x8)
+  return p;
+}
+
+Event launch_tiled(Queue& queue, const BoxPlan& plan, const TiledPolicy& p) {
+  const DeviceImage& src = *plan.src;
+  const DeviceImage& dst = *plan.dst;
+  detail::BuildOptions o = build_options(plan);
+  o.define("KW", plan.ksize.width).define("KH", plan.ksize.height).define("AX", plan.anchor.x).define("RPT", p.rpt);
+  o.define("SRC_WORDS", detail::vector_aligned(src, 4) ? 1 : 0).define("DST_VEC", detail::vector_aligned(dst, 4) ? 1 : 0);
+  const auto program = detail::get_program(queue, "box_filter_tiled.cl", o);
+  detail::Launch launch(queue, program, "box_filter_tiled");
+  launch.arg(src.width()).arg(src.height()).arg(plan.anchor.y).arg(detail::border_code(plan.border));
+  convert_args(launch, plan);
+  launch.image(src).image(*plan.dst);
+  const std::size_t words = (static_cast<std::size_t>(src.width()) * src.channels() + 3) / 4;
+  const std::size_t tile_h = static_cast<std::size_t>(8 * p.rpt);
+  const std::size_t groups_x = (words + 31) / 32;
+  const std::size_t groups_y = (static_cast<std::size_t>(src.height()) + tile_h - 1) / tile_h;
+  const std::size_t group = TiledPolicy::group;
+  return Event(launch.run(detail::range(groups_x * group, groups_y), detail::range(group, 1)));
+}
+
 Event launch_two_pass(Queue& queue, const BoxPlan& plan) {
   const DeviceImage& src = *plan.src;
   const int cn = src.channels();
@@ -321,13 +361,13 @@ Event launch_two_pass(Queue& queue, const BoxPlan& plan) {
   return Event(a, b);
 }
 
-// GPUs: local_scan (H100, u8 3840x2160: 8x8 local_scan 78 us, vector_strips 82 us, registers
-// 135 us; 31x31 local_scan 126 us, vector_strips 499 us; docs/PERFORMANCE.md). CPUs (PoCL, where
-// the work-items of a group run as vector lanes and wide per-item runs pay): registers where it
-// fits, else local_scan (timings in docs/filters.md).
-BoxFilterMethod automatic_method(Queue& queue, const RegistersPolicy& regs) {
+// GPUs: tiled where it applies (u8, small windows), else local_scan (H100, u8 3840x2160:
+// docs/PERFORMANCE.md). CPUs (PoCL, where the work-items of a group run as vector lanes and wide
+// per-item runs pay): registers where it fits, else local_scan (timings in docs/filters.md).
+BoxFilterMethod automatic_method(Queue& queue, const RegistersPolicy& regs, const TiledPolicy& tiled) {
   const DeviceInfo& device = queue.context().device();
   if (device.type == DeviceType::cpu && regs.run_px > 0) return BoxFilterMethod::registers;
+  if (device.type != DeviceType::cpu && tiled.rpt > 0) return BoxFilterMethod::tiled;
   return BoxFilterMethod::local_scan;
 }
 
@@ -341,17 +381,19 @@ std::string_view to_string(BoxFilterMethod method) noexcept {
     case BoxFilterMethod::two_pass_8x8: return "two_pass_8x8";
     case BoxFilterMethod::direct: return "direct";
     case BoxFilterMethod::vector_strips: return "vector_strips";
+    case BoxFilterMethod::tiled: return "tiled";
   }
   return "?";
 }
 
 BoxFilterMethod parse_box_filter_method(std::string_view text) {
   for (BoxFilterMethod m : {BoxFilterMethod::automatic, BoxFilterMethod::registers, BoxFilterMethod::local_scan,
-                            BoxFilterMethod::two_pass_8x8, BoxFilterMethod::direct, BoxFilterMethod::vector_strips}) {
+                            BoxFilterMethod::two_pass_8x8, BoxFilterMethod::direct, BoxFilterMethod::vector_strips,
+                          BoxFilterMethod::tiled}) {
     if (text == to_string(m)) return m;
   }
   throw Error(ErrorCode::invalid_argument, kOp, "method",
-              "unknown method '" + std::string(text) + "' (expected auto, registers, local_scan, two_pass_8x8, direct or vector_strips)");
+              "unknown method '" + std::string(text) + "' (expected auto, tiled, registers, local_scan, two_pass_8x8, direct or vector_strips)");
 }
 
 Event box_filter(Queue& queue, const DeviceImage& src, DeviceImage& dst, const BoxFilterOptions& options) {
@@ -379,7 +421,8 @@ Event box_filter(Queue& queue, const DeviceImage& src, DeviceImage& dst, const B
   const bool double_sums = !plan.rules.int_sums && plan.fp64;
   StripsPolicy strips = strips_policy(queue, src, options.ksize, plan.anchor, double_sums);
   plan.method = options.method;
-  if (plan.method == BoxFilterMethod::automatic) plan.method = automatic_method(queue, regs);
+  const TiledPolicy tiled = tiled_policy(queue, plan);
+  if (plan.method == BoxFilterMethod::automatic) plan.method = automatic_method(queue, regs, tiled);
   const auto too_wide = [&](const char* method) {
     throw Error(ErrorCode::invalid_argument, kOp, "method",
                 std::string(method) + ": a " + std::to_string(options.ksize.width) + "-pixel wide window of " +
@@ -387,6 +430,12 @@ Event box_filter(Queue& queue, const DeviceImage& src, DeviceImage& dst, const B
   };
   if (plan.method == BoxFilterMethod::registers && regs.run_px == 0) too_wide("registers");
   if (plan.method == BoxFilterMethod::vector_strips && strips.vl == 0) too_wide("vector_strips");
+  if (plan.method == BoxFilterMethod::tiled && tiled.rpt == 0) {
+    throw Error(ErrorCode::invalid_argument, kOp, "method",
+                "tiled filters u8 images with windows of at most " + std::to_string(TiledPolicy::max_kh) +
+                    " rows and (width - 1) x channels at most " + std::to_string(TiledPolicy::max_halo) +
+                    "; use auto or local_scan");
+  }
   if (plan.method == BoxFilterMethod::two_pass_8x8 &&
       (options.ksize != Size{8, 8} || !options.normalize || src.depth() != Depth::u8 || ddepth != Depth::u8)) {
     throw Error(ErrorCode::invalid_argument, kOp, "method",
@@ -399,6 +448,7 @@ Event box_filter(Queue& queue, const DeviceImage& src, DeviceImage& dst, const B
     case BoxFilterMethod::vector_strips:
       strips.aligned = detail::vector_aligned(src, strips.vl) && detail::vector_aligned(dst, strips.vl);
       return launch_vector_strips(queue, plan, strips);
+    case BoxFilterMethod::tiled: return launch_tiled(queue, plan, tiled);
     case BoxFilterMethod::registers: return launch_registers(queue, plan, regs);
     case BoxFilterMethod::local_scan: return launch_local_scan(queue, plan);
     case BoxFilterMethod::two_pass_8x8: return launch_two_pass(queue, plan);

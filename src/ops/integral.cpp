@@ -129,11 +129,11 @@ IntegralPlan make_plan(Queue& queue, const DeviceImage& src, const IntegralOutpu
 
   plan.method = options.method;
   if (plan.method == IntegralMethod::automatic) {
-    // Measured on the H100 (docs/integral.md): the tiled method wins a sum with its squared sum
-    // from about 4 Mpx on, the single pass everything else that is order-free.
-    const bool two_large = out.sum && out.sqsum && pixels * plan.channels * plan.batch >= 4194304.0;
+    // Measured on the H100 (docs/integral.md): from about 4 Mpx on the tiled method wins every
+    // order-free request, below that the single pass.
+    const bool large = pixels * plan.channels * plan.batch >= 4194304.0;
     plan.method = !plan.order_free ? IntegralMethod::row_column
-                  : two_large      ? IntegralMethod::tiled
+                  : large          ? IntegralMethod::tiled
                                    : IntegralMethod::single_pass;
   } else if (!plan.order_free && plan.method != IntegralMethod::row_column) {
     throw Error(ErrorCode::invalid_argument, kOp, "method",

@@ -1,6 +1,6 @@
 // tiled: two launches over tiles of 128 columns (kernels/integral_tiled.cl): per-tile aggregates,
-// scanned by the last work-group to finish each row and column of tiles, then one warp per tile
-// writes its outputs. No work-group waits on another. Order-free requests only.
+// scanned by the last work-group to finish each row and column of tiles, then a work-group per
+// tile writes its outputs. No work-group waits on another. Order-free requests only.
 #include "core/launch.hpp"
 #include "ops/integral_plan.hpp"
 #include "plinth/error.hpp"
@@ -8,9 +8,9 @@
 namespace plinth::detail {
 namespace {
 
-// Geometry of kernels/integral_tiled.cl: tiles of 128 columns by kTileH rows; work-groups of
-// kWarps warps (a tile each in the write pass). Measured on the H100 (docs/integral.md): 32-row
-// tiles and 4 warps beat 64 rows and 8 warps at every size.
+// Geometry of kernels/integral_tiled.cl: tiles of 128 columns by kTileH rows; in both passes a
+// work-group of kWarps warps per tile, kTileH / kWarps of its rows per warp. Measured on the H100
+// (docs/integral.md): 32-row tiles and 4 warps beat 64 rows and 8 warps at every size.
 constexpr int kTileW = 128;
 constexpr int kTileH = 32;
 constexpr int kWarps = 4;
@@ -75,8 +75,7 @@ Event launch_integral_tiled(Queue& queue, const IntegralPlan& plan) {
   write.image(src);
   if (plan.sum) write.image(*plan.sum);
   if (plan.sqsum) write.image(*plan.sqsum);
-  const std::size_t write_groups = static_cast<std::size_t>((tiles_x + kWarps - 1) / kWarps);
-  auto last = write.run(range(group * write_groups, tiles_y, planes), range(group, 1, 1));
+  auto last = write.run(range(group * tiles_x, tiles_y, planes), range(group, 1, 1));  // a group per tile
   return Event(first, last);
 }
 
