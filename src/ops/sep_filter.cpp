@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <string>
 
 #include "core/image_checks.hpp"
@@ -211,7 +212,10 @@ Event launch_fused(Queue& queue, const SepPlan& plan, const FusedPolicy& p) {
                           range(static_cast<std::size_t>(p.gx), static_cast<std::size_t>(p.gy))));
 }
 
-Event launch_fused_direct(Queue& queue, const SepPlan& plan, const DirectPolicy& p) {
+// nullopt: the compiled kernel cannot run work-groups of p.gs work-items on this device (NVIDIA's
+// compiler can make a program whose registers allow fewer; its launch fails with
+// CL_OUT_OF_RESOURCES, as u8x4 9-tap did on the H100).
+std::optional<Event> launch_fused_direct(Queue& queue, const SepPlan& plan, const DirectPolicy& p) {
   BuildOptions o = sep_build_options(plan);
   const bool aligned = p.ve > 0 && vector_aligned(*plan.src, p.ve);
   o.define("FD_GS", p.gs).define("FD_TW", p.tw).define("FD_TH", p.th).define("FD_PX", p.px).define("FD_PY", p.py);
@@ -229,6 +233,7 @@ Event launch_fused_direct(Queue& queue, const SepPlan& plan, const DirectPolicy&
   }
   const auto program = get_program(queue, "sep_filter.cl", o);
   Launch launch(queue, program, "sep_filter_fused_direct");
+  if (launch.max_work_group_size() < static_cast<std::size_t>(p.gs)) return std::nullopt;
   common_args(launch, plan);
   coefficient_args(launch, kx);
   coefficient_args(launch, ky);
@@ -282,12 +287,19 @@ Event launch_sep(Queue& queue, const SepPlan& plan) {
     }
     if (method == SepFilterMethod::fused && !fused_policy(queue, plan).fits) method = SepFilterMethod::two_pass;
   }
-  switch (method) {
-    case SepFilterMethod::fused_direct: {
-      const DirectPolicy p = direct_policy(queue, plan);
-      if (!p.fits) no_tile("fused_direct");
-      return launch_fused_direct(queue, plan, p);
+  if (method == SepFilterMethod::fused_direct) {
+    const DirectPolicy p = direct_policy(queue, plan);
+    if (!p.fits) no_tile("fused_direct");
+    if (std::optional<Event> done = launch_fused_direct(queue, plan, p)) return *done;
+    if (plan.method != SepFilterMethod::automatic) {
+      throw Error(ErrorCode::device, "sep_filter", "method",
+                  "fused_direct: the device cannot run this kernel's work-groups of " + std::to_string(p.gs) +
+                      " work-items (too many registers); use auto, fused or two_pass");
     }
+    method = fused_policy(queue, plan).fits ? SepFilterMethod::fused : SepFilterMethod::two_pass;
+  }
+  switch (method) {
+    case SepFilterMethod::fused_direct: break;
     case SepFilterMethod::fused: {
       const FusedPolicy p = fused_policy(queue, plan);
       if (!p.fits) no_tile("fused");
