@@ -212,9 +212,7 @@ Event launch_fused(Queue& queue, const SepPlan& plan, const FusedPolicy& p) {
                           range(static_cast<std::size_t>(p.gx), static_cast<std::size_t>(p.gy))));
 }
 
-// nullopt: the compiled kernel cannot run work-groups of p.gs work-items on this device (NVIDIA's
-// compiler can make a program whose registers allow fewer; its launch fails with
-// CL_OUT_OF_RESOURCES, as u8x4 9-tap did on the H100).
+// nullopt: the compiled kernel cannot run work-groups of p.gs work-items on this device.
 std::optional<Event> launch_fused_direct(Queue& queue, const SepPlan& plan, const DirectPolicy& p) {
   BuildOptions o = sep_build_options(plan);
   const bool aligned = p.ve > 0 && vector_aligned(*plan.src, p.ve);
@@ -290,7 +288,15 @@ Event launch_sep(Queue& queue, const SepPlan& plan) {
   if (method == SepFilterMethod::fused_direct) {
     const DirectPolicy p = direct_policy(queue, plan);
     if (!p.fits) no_tile("fused_direct");
-    if (std::optional<Event> done = launch_fused_direct(queue, plan, p)) return *done;
+    // The device may still refuse the launch: NVIDIA's OpenCL answers CL_OUT_OF_RESOURCES for
+    // u8x4 9-tap on the H100 although the kernel reports groups of 256 as runnable. `auto` then
+    // takes the next method; an explicit request gets the error.
+    try {
+      if (std::optional<Event> done = launch_fused_direct(queue, plan, p)) return *done;
+    } catch (const Error& e) {
+      const bool refused = e.code() == ErrorCode::device && e.message().find("CL_OUT_OF_RESOURCES") != std::string::npos;
+      if (!refused || plan.method != SepFilterMethod::automatic) throw;
+    }
     if (plan.method != SepFilterMethod::automatic) {
       throw Error(ErrorCode::device, "sep_filter", "method",
                   "fused_direct: the device cannot run this kernel's work-groups of " + std::to_string(p.gs) +
