@@ -444,6 +444,7 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_tiled_write(int width, int hei
 #if HAS_SQ
   WRITE_START(QACC_S, QACC, sq_agg, SQ_T, SQ_STORE, sq, q_slots, q_cols);
 #endif
+  /* The two loops differ only in WRITE_ROW's FAST, a constant, so that whole tiles carry no checks. */
   if (full) {
     ROW_UNROLL
     for (int j = 0; j < RPW; ++j) {

@@ -2,6 +2,7 @@
 // too), anchors, borders, normalisation, output depths, every method, pitch and poisoned outputs.
 #include <opencv2/imgproc.hpp>
 
+#include <initializer_list>
 #include <optional>
 #include <random>
 #include <string>
@@ -165,41 +166,50 @@ TEST(BoxFilter, MethodsAgree) {
   }
 }
 
-// vector_strips for every vector width it picks (4, 8, 16 bytes), on rows on and off vector
-// boundaries, widths that end inside a vector, strips taller and shorter than the image.
-// (Widths: the narrowest vector holding the halo, (kw - 1) * channels elements.)
-TEST(BoxFilter, VectorStrips) {
-  std::mt19937 rng(77);
-  const struct {
-    Size k;
-    Format format;
-    std::optional<Depth> ddepth;
-    bool normalize;
-  } kinds[] = {
-      {{8, 8}, {Depth::u8, 1}, {}, true},            // 8-byte vectors, one halo vector each side
-      {{8, 8}, {Depth::u8, 4}, {}, true},            // 16-byte vectors, packed horizontal sums
-      {{3, 3}, {Depth::u8, 3}, {}, false},           // pixels straddle vectors; plain sums
-      {{5, 3}, {Depth::u8, 1}, Depth::f32, true},    // 4-byte vectors, wide outputs
-      {{15, 9}, {Depth::u8, 2}, {}, true},           // halo wider than a vector
-      {{5, 5}, {Depth::u16, 2}, {}, true},           // int sums with float scaling
-      {{3, 5}, {Depth::f32, 1}, {}, true},           // double sums, 2-element vectors
-      {{3, 101}, {Depth::u8, 4}, Depth::s32, false}, // four channels, sums beyond 16 bits
-  };
-  const Size sizes[] = {{1, 1}, {6, 3}, {61, 37}, {259, 40}};
-  int n = 0;
-  for (const auto& kind : kinds) {
+// A window and format for the method sweeps below.
+struct Kind {
+  Size k;
+  Format format;
+  std::optional<Depth> ddepth;
+  bool normalize;
+};
+
+// Every kind on every size, with aligned (16) and unaligned (3) pads and a random border each;
+// image seeds count up from `seed`.
+void sweep(BoxFilterMethod method, std::initializer_list<Kind> kinds, std::initializer_list<Size> sizes,
+           std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  for (const Kind& kind : kinds) {
     for (const Size size : sizes) {
       for (const int pad : {16, 3}) {
         BoxFilterOptions o;
         o.ksize = kind.k;
         o.ddepth = kind.ddepth;
-        o.method = BoxFilterMethod::vector_strips;
+        o.method = method;
         o.border = kBorders[rng() % 4];
         o.normalize = kind.normalize;
-        check_case(random_image(size.width, size.height, kind.format, 900 + n++), o, pad, pad == 16 ? 16 : 5);
+        check_case(random_image(size.width, size.height, kind.format, seed++), o, pad, pad == 16 ? 16 : 5);
       }
     }
   }
+}
+
+// vector_strips for every vector width it picks (4, 8, 16 bytes), on rows on and off vector
+// boundaries, widths that end inside a vector, strips taller and shorter than the image.
+// (Widths: the narrowest vector holding the halo, (kw - 1) * channels elements.)
+TEST(BoxFilter, VectorStrips) {
+  sweep(BoxFilterMethod::vector_strips,
+        {
+            {{8, 8}, {Depth::u8, 1}, {}, true},            // 8-byte vectors, one halo vector each side
+            {{8, 8}, {Depth::u8, 4}, {}, true},            // 16-byte vectors, packed horizontal sums
+            {{3, 3}, {Depth::u8, 3}, {}, false},           // pixels straddle vectors; plain sums
+            {{5, 3}, {Depth::u8, 1}, Depth::f32, true},    // 4-byte vectors, wide outputs
+            {{15, 9}, {Depth::u8, 2}, {}, true},           // halo wider than a vector
+            {{5, 5}, {Depth::u16, 2}, {}, true},           // int sums with float scaling
+            {{3, 5}, {Depth::f32, 1}, {}, true},           // double sums, 2-element vectors
+            {{3, 101}, {Depth::u8, 4}, Depth::s32, false}, // four channels, sums beyond 16 bits
+        },
+        {{1, 1}, {6, 3}, {61, 37}, {259, 40}}, 900);
   // Anchors off the centre change the halo on each side; tall windows and tall images.
   const HostImage src = random_image(203, 150, Format{Depth::u8, 1}, 990);
   for (const Anchor a : {Anchor{0, 0}, Anchor{6, 1}}) {
@@ -223,35 +233,16 @@ TEST(BoxFilter, VectorStrips) {
 // and at its edges (element loads through the border), rows on and off word boundaries, widths
 // that end inside a word, channels, output depths, anchors, windows up to its limits.
 TEST(BoxFilter, Tiled) {
-  std::mt19937 rng(78);
-  const struct {
-    Size k;
-    Format format;
-    std::optional<Depth> ddepth;
-    bool normalize;
-  } kinds[] = {
-      {{8, 8}, {Depth::u8, 1}, {}, true},             // the benchmark's case
-      {{8, 8}, {Depth::u8, 4}, {}, true},             // four channels: eight words per row
-      {{3, 3}, {Depth::u8, 3}, {}, false},            // pixels straddle words; plain sums saturate
-      {{5, 3}, {Depth::u8, 1}, Depth::f32, true},     // float scaling, 4-float stores
-      {{1, 1}, {Depth::u8, 2}, Depth::s16, true},     // no halo
-      {{39, 64}, {Depth::u8, 1}, Depth::s32, false},  // its limits: halo of 38, 64 rows
-  };
-  const Size sizes[] = {{1, 1}, {6, 3}, {61, 37}, {401, 150}};
-  int n = 0;
-  for (const auto& kind : kinds) {
-    for (const Size size : sizes) {
-      for (const int pad : {16, 3}) {
-        BoxFilterOptions o;
-        o.ksize = kind.k;
-        o.ddepth = kind.ddepth;
-        o.method = BoxFilterMethod::tiled;
-        o.border = kBorders[rng() % 4];
-        o.normalize = kind.normalize;
-        check_case(random_image(size.width, size.height, kind.format, 1900 + n++), o, pad, pad == 16 ? 16 : 5);
-      }
-    }
-  }
+  sweep(BoxFilterMethod::tiled,
+        {
+            {{8, 8}, {Depth::u8, 1}, {}, true},             // the benchmark's case
+            {{8, 8}, {Depth::u8, 4}, {}, true},             // four channels: eight words per row
+            {{3, 3}, {Depth::u8, 3}, {}, false},            // pixels straddle words; plain sums saturate
+            {{5, 3}, {Depth::u8, 1}, Depth::f32, true},     // float scaling, 4-float stores
+            {{1, 1}, {Depth::u8, 2}, Depth::s16, true},     // no halo
+            {{39, 64}, {Depth::u8, 1}, Depth::s32, false},  // its limits: halo of 38, 64 rows
+        },
+        {{1, 1}, {6, 3}, {61, 37}, {401, 150}}, 1900);
   const HostImage src = random_image(530, 140, Format{Depth::u8, 1}, 1990);
   for (const Anchor a : {Anchor{0, 0}, Anchor{6, 2}}) {
     BoxFilterOptions o;
