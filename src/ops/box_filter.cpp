@@ -329,7 +329,7 @@ Event launch_tiled(Queue& queue, const BoxPlan& plan, const TiledPolicy& p) {
   detail::Launch launch(queue, program, "box_filter_tiled");
   launch.arg(src.width()).arg(src.height()).arg(plan.anchor.y).arg(detail::border_code(plan.border));
   convert_args(launch, plan);
-  launch.image(src).image(*plan.dst);
+  launch.image(src).image(dst);
   const std::size_t words = (static_cast<std::size_t>(src.width()) * src.channels() + 3) / 4;
   const std::size_t tile_h = static_cast<std::size_t>(8 * p.rpt);
   const std::size_t groups_x = (words + 31) / 32;
@@ -389,7 +389,7 @@ std::string_view to_string(BoxFilterMethod method) noexcept {
 BoxFilterMethod parse_box_filter_method(std::string_view text) {
   for (BoxFilterMethod m : {BoxFilterMethod::automatic, BoxFilterMethod::registers, BoxFilterMethod::local_scan,
                             BoxFilterMethod::two_pass_8x8, BoxFilterMethod::direct, BoxFilterMethod::vector_strips,
-                          BoxFilterMethod::tiled}) {
+                            BoxFilterMethod::tiled}) {
     if (text == to_string(m)) return m;
   }
   throw Error(ErrorCode::invalid_argument, kOp, "method",
