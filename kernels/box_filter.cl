@@ -18,6 +18,7 @@
  *   DIRECT, TWO_PASS                 select those variants' kernels (each program holds one variant)
  * The `tiled` variant is a program of its own: box_filter_tiled.cl. */
 #include "box_filter_convert.h"
+#include "common/vector_words.h"
 
 /* ---- direct: one work-item per output element sums its whole window (the plain reference) --- */
 #ifdef DIRECT
@@ -347,23 +348,7 @@ INLINE void vs_fetch(uint* w, GLOBAL const SRC_T* src, int src_offset, int src_s
   GLOBAL const SRC_T* row = src + src_offset + yi * src_step;
 #if VS_ALIGNED && defined(__ENDIAN_LITTLE__)
   if (fast) {
-    GLOBAL const SRC_T* p = row + e_first;
-#pragma unroll
-    for (int q = 0; q < NQ; ++q) {
-#if WPV == 4
-      const uint4 v = ((GLOBAL const uint4*)p)[q];
-      w[4 * q] = v.s0;
-      w[4 * q + 1] = v.s1;
-      w[4 * q + 2] = v.s2;
-      w[4 * q + 3] = v.s3;
-#elif WPV == 2
-      const uint2 v = ((GLOBAL const uint2*)p)[q];
-      w[2 * q] = v.s0;
-      w[2 * q + 1] = v.s1;
-#else
-      w[q] = ((GLOBAL const uint*)p)[q];
-#endif
-    }
+    LOAD_VECTOR_WORDS(w, row + e_first, NQ, WPV);
     return;
   }
 #else

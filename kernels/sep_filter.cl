@@ -19,6 +19,7 @@
 #include "common/types.h"
 #include "common/border.h"
 #include "common/filter_tile.h"
+#include "common/vector_words.h"
 
 #define MODE_FLOAT 0
 #define MODE_BITEXACT 1
@@ -370,23 +371,7 @@ KERNEL REQD_GROUP_SIZE(FD_GS, 1, 1) void sep_filter_fused_direct(SEP_PARAMS, COE
 #if FD_ALIGNED && defined(__ENDIAN_LITTLE__)
       if (e_load >= 0 && e_load + FD_NV * FD_VE <= row_e) {
         uint w[FD_NW];
-        GLOBAL const SRC_T* p = row + e_load;
-#pragma unroll
-        for (int q = 0; q < FD_NV; ++q) {
-#if FD_WPV == 4
-          const uint4 v = ((GLOBAL const uint4*)p)[q];
-          w[4 * q] = v.s0;
-          w[4 * q + 1] = v.s1;
-          w[4 * q + 2] = v.s2;
-          w[4 * q + 3] = v.s3;
-#elif FD_WPV == 2
-          const uint2 v = ((GLOBAL const uint2*)p)[q];
-          w[2 * q] = v.s0;
-          w[2 * q + 1] = v.s1;
-#else
-          w[q] = ((GLOBAL const uint*)p)[q];
-#endif
-        }
+        LOAD_VECTOR_WORDS(w, row + e_load, FD_NV, FD_WPV);
 #pragma unroll
         for (int i = 0; i < FD_NIN; ++i) in[i] = fd_elem(w, i);
       } else

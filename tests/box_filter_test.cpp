@@ -194,6 +194,20 @@ void sweep(BoxFilterMethod method, std::initializer_list<Kind> kinds, std::initi
   }
 }
 
+// Off-centre anchors (the halo differs on each side) in every border mode, on aligned rows.
+void anchors(BoxFilterMethod method, const HostImage& src, Anchor off_centre) {
+  for (const Anchor a : {Anchor{0, 0}, off_centre}) {
+    BoxFilterOptions o;
+    o.ksize = {7, 3};
+    o.anchor = a;
+    o.method = method;
+    for (BorderMode b : kBorders) {
+      o.border = b;
+      check_case(src, o, 16, 16);
+    }
+  }
+}
+
 // vector_strips for every vector width it picks (4, 8, 16 bytes), on rows on and off vector
 // boundaries, widths that end inside a vector, strips taller and shorter than the image.
 // (Widths: the narrowest vector holding the halo, (kw - 1) * channels elements.)
@@ -210,18 +224,9 @@ TEST(BoxFilter, VectorStrips) {
             {{3, 101}, {Depth::u8, 4}, Depth::s32, false}, // four channels, sums beyond 16 bits
         },
         {{1, 1}, {6, 3}, {61, 37}, {259, 40}}, 900);
-  // Anchors off the centre change the halo on each side; tall windows and tall images.
+  // Anchors off the centre; tall windows and tall images.
   const HostImage src = random_image(203, 150, Format{Depth::u8, 1}, 990);
-  for (const Anchor a : {Anchor{0, 0}, Anchor{6, 1}}) {
-    BoxFilterOptions o;
-    o.ksize = {7, 3};
-    o.anchor = a;
-    o.method = BoxFilterMethod::vector_strips;
-    for (BorderMode b : kBorders) {
-      o.border = b;
-      check_case(src, o, 16, 16);
-    }
-  }
+  anchors(BoxFilterMethod::vector_strips, src, Anchor{6, 1});
   BoxFilterOptions o;
   o.ksize = {5, 61};
   o.method = BoxFilterMethod::vector_strips;
@@ -243,17 +248,7 @@ TEST(BoxFilter, Tiled) {
             {{39, 64}, {Depth::u8, 1}, Depth::s32, false},  // its limits: halo of 38, 64 rows
         },
         {{1, 1}, {6, 3}, {61, 37}, {401, 150}}, 1900);
-  const HostImage src = random_image(530, 140, Format{Depth::u8, 1}, 1990);
-  for (const Anchor a : {Anchor{0, 0}, Anchor{6, 2}}) {
-    BoxFilterOptions o;
-    o.ksize = {7, 3};
-    o.anchor = a;
-    o.method = BoxFilterMethod::tiled;
-    for (BorderMode b : kBorders) {
-      o.border = b;
-      check_case(src, o, 16, 16);
-    }
-  }
+  anchors(BoxFilterMethod::tiled, random_image(530, 140, Format{Depth::u8, 1}, 1990), Anchor{6, 2});
 }
 
 TEST(BoxFilter, LargeImage) {
