@@ -1,15 +1,14 @@
-/* Integral images, method `tiled`: two launches, and no work-group ever waits on another.
+/* Integral images, method `tiled`: two launches.
  * Host side: src/ops/integral_tiled.cpp; the method is written up in docs/integral.md.
  *
  * Tiles are TW = 128 columns (32 lanes x 4) by TH rows of one channel plane.
  *   reduce  one work-group per tile: its row totals R(y), column totals C(x) and total T.
- *           The last work-group to finish in a row of tiles (an atomic counter per tile row)
- *           turns that row's R into RowLeft(y) = sum of row y left of each tile and its T into
- *           TL = sum of T left of each tile; the last one in a column of tiles turns C into
- *           ColAbove(x) = sum of column x above each tile. Exclusive scans, in place. Tiles
- *           run in column-major order, so that columns of tiles finish (and are scanned) while
- *           later columns are still being reduced.
- *   write   one work-group per tile, each warp walking RPW = TH / NW of its rows: with
+ *   write   first, scan work-groups: exclusive scans of the aggregates, in place, a line per
+ *           lane and each line's values split among the warps: each row's R across the tiles
+ *           becomes RowLeft(y) = sum of row y left of each tile, each tile row's T becomes
+ *           TL = sum of T left of each tile, and each column's C down the tiles becomes
+ *           ColAbove(x) = sum of column x above each tile.
+ *           Then one work-group per tile, each warp walking RPW = TH / NW of its rows: with
  *             S(y, x)  = OpenCV's integral (sum of src over y' < y, x' < x),
  *             Corner   = S(y0, x0) = sum of TL over the tiles above (in this tile column),
  *           S(y0, x + 1) = Corner + sum of ColAbove over [x0, x]; a warp starting below y0 adds
@@ -17,6 +16,8 @@
  *           warp leaves in local memory); then row by row
  *           S(y + 1, x + 1) = S(y, x + 1) + RowLeft(y) + sum of src(y, x') over [x0, x].
  * The source is read twice (the second time mostly from L2) and every output written once.
+ * Scan and write are one launch (the scans take the first work-groups), which saves a launch
+ * (about 9 us at 3840x2160 on the H100, measured) at the price of a wait in the write pass.
  * Order-free requests only (integer accumulation modulo 2^n; docs/integral.md).
  *
  * Options:
@@ -27,9 +28,7 @@
  *   SRC_VEC_OK  1 when a lane may read its 4 source elements of a row as one aligned vector
  *   OUT_VEC_OK  1 when outputs may be written as aligned 4-element vectors
  * Aggregate buffers (one per quantity, in its accumulator type), for P planes:
- *   R [P][tiles_x][tiles_y * TH], C [P][tiles_y][tiles_x * TW], T [P][tiles_y][tiles_x]
- * Counters: P * tiles_y row-of-tiles counters, then P * tiles_x column-of-tiles counters, all
- * zero between launches (the last arriver resets its own). */
+ *   R [P][tiles_x][tiles_y * TH], C [P][tiles_y][tiles_x * TW], T [P][tiles_y][T_PITCH(tiles_x)] */
 #include "common/dialect.h"
 #include "common/types.h"
 #include "common/scan.h"
@@ -47,7 +46,6 @@
 #define CAT_(a, b) a##b
 #define CAT(a, b) CAT_(a, b)
 #define SRC_T4 CAT(SRC_T, 4)
-#define SCAN_BATCH 16 /* aggregate loads a last arriver issues before using any (32: slower) */
 /* The write pass's row loops: unrolled with shuffles (registers indexed by constants); kept
  * rolled without them, where every warp operation holds barriers that CPU compilers handle
  * slowly when copied 32 times. */
@@ -70,53 +68,16 @@
 #define AGG_R(agg) (agg)
 #define AGG_C(agg) ((agg) + (long)planes * tiles_x * tiles_y * TH)
 #define AGG_T(agg) (AGG_C(agg) + (long)planes * tiles_y * tiles_x * TW)
+/* T's rows of tiles are T_PITCH values apart: whole cache lines (below, before the write pass). */
+#define T_PITCH(tiles_x) (((tiles_x) + 31) & ~31)
 
-/* Exclusive scan in place of `count` values at stride `stride`, SCAN_BATCH loads at a time. */
-#define SCAN_IN_PLACE(ACC, ptr, count, stride)                                                      \
-  do {                                                                                              \
-    ACC run_ = 0;                                                                                   \
-    for (int i0_ = 0; i0_ < (count); i0_ += SCAN_BATCH) {                                           \
-      ACC v_[SCAN_BATCH];                                                                           \
-      UNROLL                                                                                        \
-      for (int u_ = 0; u_ < SCAN_BATCH; ++u_) {                                                     \
-        v_[u_] = i0_ + u_ < (count) ? VOLATILE_LOAD(ACC, (ptr) + (long)(i0_ + u_) * (stride)) : 0; \
-      }                                                                                             \
-      UNROLL                                                                                        \
-      for (int u_ = 0; u_ < SCAN_BATCH; ++u_) {                                                     \
-        if (i0_ + u_ < (count)) (ptr)[(long)(i0_ + u_) * (stride)] = run_;                         \
-        run_ += v_[u_];                                                                             \
-      }                                                                                             \
-    }                                                                                               \
-  } while (0)
-
-/* Per accumulator type S (u32 / u64) and ACC: the last arrivers' scans, and the write pass's
- * step for one row. */
+/* Per accumulator type S (u32 / u64) and ACC: the write pass's step for one row. */
 #define TILED_FUNCTIONS(S, ACC)                                                                       \
-  /* RowLeft for the rows of a row of tiles (a work-item each) and TL, by work-item `last`. */      \
-  INLINE void scan_tile_row_##S(GLOBAL ACC* agg, int planes, int tiles_x, int tiles_y, int plane, int tile_y, \
-                                int height, int lid, int last) {                                     \
-    const int y = tile_y * TH + lid;                                                                 \
-    if (lid < TH && y < height) {                                                                    \
-      GLOBAL ACC* r = AGG_R(agg) + (long)plane * tiles_x * tiles_y * TH + y;                        \
-      SCAN_IN_PLACE(ACC, r, tiles_x, (long)tiles_y * TH);                                            \
-    }                                                                                                \
-    if (lid == last) {                                                                               \
-      GLOBAL ACC* t = AGG_T(agg) + ((long)plane * tiles_y + tile_y) * tiles_x;                      \
-      SCAN_IN_PLACE(ACC, t, tiles_x, 1);                                                             \
-    }                                                                                                \
-  }                                                                                                  \
-  /* ColAbove for the columns of a column of tiles: a work-item per column. */                      \
-  INLINE void scan_tile_column_##S(GLOBAL ACC* agg, int planes, int tiles_x, int tiles_y, int plane, int tile_x, \
-                                   int lid) {                                                        \
-    if (lid >= TW) return;                                                                           \
-    const long cw = (long)tiles_x * TW;                                                              \
-    GLOBAL ACC* col = AGG_C(agg) + (long)plane * tiles_y * cw + tile_x * TW + lid;                  \
-    SCAN_IN_PLACE(ACC, col, tiles_y, cw);                                                            \
-  }                                                                                                  \
   /* One row of a tile in the write pass: e holds the lane's 4 source quantities; acc, S(y, x + 1)  \
-   * of the lane's columns, becomes S(y + 1, x + 1); `left` receives S(y + 1, x0 + 4 lane), the    \
-   * column before the lane's first (from the lane on the left, or from `edge` in lane 0).      */ \
-  INLINE void write_row_step_##S(ACC e[4], ACC acc[4], ACC row_left, ACC edge, ACC* left, int lane, \
+   * of the lane's columns, becomes S(y + 1, x + 1); col0, the sum of the lane's first column over  \
+   * the rows above y, takes in row y, and `left` receives S(y + 1, x0 + 4 lane) = acc[0] - col0,  \
+   * the column before the lane's first.                                                        */ \
+  INLINE void write_row_step_##S(ACC e[4], ACC acc[4], ACC row_left, ACC* col0, ACC* left, int lane, \
                                  LOCAL ACC* slots) {                                                 \
     ACC p[4];                                                                                        \
     p[0] = e[0];                                                                                     \
@@ -125,8 +86,22 @@
     const ACC before = warp_exclusive_scan_##S(p[3], lane, slots) + row_left;                       \
     UNROLL                                                                                           \
     for (int k = 0; k < 4; ++k) acc[k] += p[k] + before;                                             \
-    const ACC from_left = warp_up_##S(acc[3], 1, lane, slots);                                       \
-    *left = lane == 0 ? edge : from_left;                                                            \
+    *col0 += e[0];                                                                                   \
+    *left = acc[0] - *col0;                                                                          \
+  }                                                                                                  \
+  /* The same where a row's sums within the tile fit 32 bits (ROW_FITS_32): e and the warp's scan  \
+   * in uint, then widened (fewer registers and shuffles for 64-bit accumulators).              */ \
+  INLINE void write_row_step_32_##S(uint e[4], ACC acc[4], ACC row_left, ACC* col0, ACC* left, int lane, \
+                                    LOCAL ACC* slots) {                                              \
+    uint p[4];                                                                                       \
+    p[0] = e[0];                                                                                     \
+    UNROLL                                                                                           \
+    for (int k = 1; k < 4; ++k) p[k] = p[k - 1] + e[k];                                              \
+    const uint before = warp_exclusive_scan_u32(p[3], lane, (LOCAL uint*)slots);                    \
+    UNROLL                                                                                           \
+    for (int k = 0; k < 4; ++k) acc[k] += (ACC)(p[k] + before) + row_left;                          \
+    *col0 += e[0];                                                                                   \
+    *left = acc[0] - *col0;                                                                          \
   }
 
 TILED_FUNCTIONS(u32, uint)
@@ -151,10 +126,16 @@ TILED_FUNCTIONS(u64, ulong)
 
 #if COUNT
 #define SUM_OF(v) ((SACC)((v) != (SRC_T)0))
+#define SUM_OF_32(v) ((uint)((v) != (SRC_T)0))
 #else
 #define SUM_OF(v) ((SACC)(v))
+#define SUM_OF_32(v) ((uint)(v))
 #endif
 #define SQ_OF(v) ((QACC)(v) * (QACC)(v))
+#define SQ_OF_32(v) ((uint)(v) * (uint)(v))
+/* ROW_FITS_32: the sum of a tile row's quantities (128 values) stays below 2^32. */
+#define SUM_ROW_FITS_32 (COUNT || SRC_DEPTH == DEPTH_U8 || SRC_DEPTH == DEPTH_U16)
+#define SQ_ROW_FITS_32 (SRC_DEPTH == DEPTH_U8)
 
 /* The 4 source elements of a lane in row y (zero outside the image). */
 INLINE SRC_T4 load_quad(GLOBAL const SRC_T* src, int src_offset, int src_step, int width, int height, int channels,
@@ -172,7 +153,7 @@ INLINE SRC_T4 load_quad(GLOBAL const SRC_T* src, int src_offset, int src_step, i
   return r;
 }
 
-/* ---- pass 1: tile aggregates; the last arrivers scan them --------------------------------- */
+/* ---- pass 1: tile aggregates ------------------------------------------------------------- */
 
 /* One quantity of the warp's rows: row totals (lane j keeps row j's) and the lane's column
  * totals (S/ACC: accumulator, OF: a source value's quantity). */
@@ -198,18 +179,15 @@ INLINE SRC_T4 load_quad(GLOBAL const SRC_T* src, int src_offset, int src_step, i
   } while (0)
 
 KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_tiled_reduce(int width, int height, int channels, int planes,
-                                                              int tiles_x, int tiles_y, GLOBAL uint* counters
-                                                              SUM_AGG_PARAM SQ_AGG_PARAM,
+                                                              int tiles_x, int tiles_y SUM_AGG_PARAM SQ_AGG_PARAM,
                                                               CONST_IMAGE_PARAM(SRC_T, src)) {
   const int lid = LOCAL_ID(0), lane = lid & 31, warp = lid >> 5;
-  /* Column-major: GROUP_ID(0) walks down a column of tiles. */
-  const int tile_y = GROUP_ID(0), tile_x = GROUP_ID(1), plane = GROUP_ID(2);
+  const int tile_x = GROUP_ID(0), tile_y = GROUP_ID(1), plane = GROUP_ID(2);
   const int b = plane / channels, c = plane % channels;
   const int xb = tile_x * TW + 4 * lane, yb = tile_y * TH + RPW * warp;
   const long r_at = ((long)plane * tiles_x + tile_x) * tiles_y * TH + yb + lane;
   const long c_at = ((long)plane * tiles_y + tile_y) * tiles_x * TW + tile_x * TW;
-  const long t_at = ((long)plane * tiles_y + tile_y) * tiles_x + tile_x;
-  LOCAL int last_in[2];
+  const long t_at = ((long)plane * tiles_y + tile_y) * T_PITCH(tiles_x) + tile_x;
 #if HAS_SUM
   LOCAL SACC s_slots[GROUP];
   LOCAL SACC s_cols[NW][TW];
@@ -273,40 +251,69 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_tiled_reduce(int width, int he
     AGG_T(sq_agg)[t_at] = q_total;
 #endif
   }
+}
 
-  /* Publish, count arrivals; the last in a row / column of tiles scans it. */
-  DEVICE_FENCE();
-  BARRIER_ALL();
-  if (lid == 0) {
-    GLOBAL uint* row_counter = counters + plane * tiles_y + tile_y;
-    GLOBAL uint* col_counter = counters + planes * tiles_y + plane * tiles_x + tile_x;
-    last_in[0] = ATOMIC_INC(row_counter) == (uint)(tiles_x - 1);
-    last_in[1] = ATOMIC_INC(col_counter) == (uint)(tiles_y - 1);
-    if (last_in[0]) ATOMIC_XCHG(row_counter, 0u);
-    if (last_in[1]) ATOMIC_XCHG(col_counter, 0u);
-  }
-  BARRIER_ALL();
-  if (!last_in[0] && !last_in[1]) return;
-  DEVICE_FENCE();
-  if (last_in[0]) {
-#if HAS_SUM
-    CAT(scan_tile_row_, SACC_S)(sum_agg, planes, tiles_x, tiles_y, plane, tile_y, height, lid, GROUP - 1);
-#endif
-#if HAS_SQ
-    CAT(scan_tile_row_, QACC_S)(sq_agg, planes, tiles_x, tiles_y, plane, tile_y, height, lid, GROUP - 2);
-#endif
-  }
-  if (last_in[1]) {
-#if HAS_SUM
-    CAT(scan_tile_column_, SACC_S)(sum_agg, planes, tiles_x, tiles_y, plane, tile_x, lid);
-#endif
-#if HAS_SQ
-    CAT(scan_tile_column_, QACC_S)(sq_agg, planes, tiles_x, tiles_y, plane, tile_x, lid);
-#endif
+/* ---- pass 2, first work-groups: exclusive scans of the aggregates, in place ----------------- */
+
+#define SCAN_BATCH 24 /* values a lane loads before using any */
+
+/* One quantity's scan of the lane's line: `count` values from `line` on at `stride`, the lane's
+ * part [lo, hi) of them (a part per warp), the parts' totals exchanged through `totals` (LOCAL,
+ * a value per work-item). */
+#define SCAN_LINE(ACC, line, stride, lo, hi, totals)                                                 \
+  do {                                                                                              \
+    ACC v_[SCAN_BATCH], own_ = 0;                                                                   \
+    for (int i0_ = lo; i0_ < hi; i0_ += SCAN_BATCH) {                                               \
+      UNROLL                                                                                        \
+      for (int u_ = 0; u_ < SCAN_BATCH; ++u_) v_[u_] = i0_ + u_ < hi ? (line)[(long)(i0_ + u_) * (stride)] : 0; \
+      UNROLL                                                                                        \
+      for (int u_ = 0; u_ < SCAN_BATCH; ++u_) own_ += v_[u_];                                       \
+    }                                                                                               \
+    totals[32 * warp + lane] = own_;                                                                \
+    BARRIER_LOCAL();                                                                                \
+    ACC run_ = 0;                                                                                   \
+    for (int p_ = 0; p_ < warp; ++p_) run_ += totals[32 * p_ + lane];                               \
+    for (int i0_ = lo; i0_ < hi; i0_ += SCAN_BATCH) {                                               \
+      if (hi - lo > SCAN_BATCH) {                                                                   \
+        UNROLL                                                                                      \
+        for (int u_ = 0; u_ < SCAN_BATCH; ++u_) v_[u_] = i0_ + u_ < hi ? (line)[(long)(i0_ + u_) * (stride)] : 0; \
+      }                                                                                             \
+      UNROLL                                                                                        \
+      for (int u_ = 0; u_ < SCAN_BATCH; ++u_) {                                                     \
+        if (i0_ + u_ < hi) (line)[(long)(i0_ + u_) * (stride)] = run_;                              \
+        run_ += v_[u_];                                                                             \
+      }                                                                                             \
+    }                                                                                               \
+  } while (0)
+
+/* Scan work-group `g` takes lines 32 g + lane, a line per lane, each line's values split among the
+ * NW warps. Lines: every row of every plane (R across the tiles_x tiles), then every column (C
+ * down the tiles_y tiles), then every row of tiles (T across); 32 | planes * tiles_y * TH and
+ * 32 | planes * tiles_x * TW, so a tile's rows are one scan group and its columns four. */
+INLINE void scan_line_geometry(int g, int lane, int height, int planes, int tiles_x, int tiles_y, long* first,
+                               long* stride, int* count) {
+  const long rows = (long)planes * tiles_y * TH, columns = (long)planes * tiles_x * TW;
+  long id = (long)g * 32 + lane;
+  *first = 0, *stride = 1, *count = 0;
+  if (id < rows) {
+    const long plane = id / ((long)tiles_y * TH), y = id % ((long)tiles_y * TH);
+    if (y < height) *count = tiles_x, *stride = (long)tiles_y * TH, *first = plane * tiles_x * tiles_y * TH + y;
+  } else if ((id -= rows) < columns) {
+    const long cw = (long)tiles_x * TW;
+    *count = tiles_y, *stride = cw, *first = rows * tiles_x + id / cw * tiles_y * cw + id % cw;
+  } else if ((id -= columns) < (long)planes * tiles_y) {
+    *count = tiles_x, *first = rows * tiles_x + columns * tiles_y + id * T_PITCH(tiles_x);
   }
 }
 
-/* ---- pass 2: a work-group per tile, RPW rows per warp, writes the outputs ------------------ */
+INLINE int scan_groups(int planes, int tiles_x, int tiles_y) {
+  return (int)(((long)planes * (tiles_y * TH + tiles_x * TW + tiles_y) + 31) / 32);
+}
+
+/* The write pass's tiles wait for the scan groups that hold their lines: flags[g] == epoch. */
+#define SCAN_FLAG(g) (sync + 64 + (g))
+
+/* ---- pass 2, the other work-groups: a tile each, RPW rows per warp, writes the outputs ------ */
 
 /* Writes one output row's columns [xb, xb + 4) = (left, v0, v1, v2), those up to width, and
  * column width itself from v3 when xb + 4 == width is the image's last column. */
@@ -334,13 +341,14 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_tiled_reduce(int width, int he
   } while (0)
 
 /* One quantity's start for warp `warp`, whose rows are [yw, yw + RPW) with yw = y0 + RPW warp:
- * acc = S(yw, x + 1) of the lane's columns, edge = S(yw, x0), rl = RowLeft of the tile's rows
- * (lane j holds row y0 + j), and the zero first row. With Corner = S(y0, x0) and D(x') the
- * column sums of the tile's rows above yw (from `cols`, each warp's column sums),
- *   edge = Corner + sum of RowLeft over [y0, yw),
+ * acc = S(yw, x + 1) of the lane's columns, rl = RowLeft of the tile's rows (lane j holds row
+ * y0 + j), col0 = ColAbove + D of the lane's first column, and the zero first row. With
+ * Corner = S(y0, x0) and D(x') the column sums of the tile's rows above yw (from `cols`, each
+ * warp's column sums),
+ *   edge = S(yw, x0) = Corner + sum of RowLeft over [y0, yw),
  *   acc  = edge + sum over [x0, x] of (ColAbove + D).                                           */
 #define WRITE_START(S, ACC, agg, T, STORE, out, slots, cols)                                        \
-  ACC acc_##out[4], rl_##out, edge_##out;                                                           \
+  ACC acc_##out[4], rl_##out, col0_##out;                                                           \
   do {                                                                                              \
     ACC p_[4];                                                                                      \
     UNROLL                                                                                          \
@@ -353,7 +361,7 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_tiled_reduce(int width, int he
       UNROLL                                                                                        \
       for (int u_ = 0; u_ < 4; ++u_) {                                                              \
         const int i_ = i0_ + 32 * u_ + lane;                                                        \
-        t_[u_] = i_ < tile_y ? AGG_T(agg)[((long)plane * tiles_y + i_) * tiles_x + tile_x] : 0;     \
+        t_[u_] = i_ < tile_y ? AGG_T(agg)[((long)plane * tiles_y + i_) * T_PITCH(tiles_x) + tile_x] : 0;   \
       }                                                                                             \
       UNROLL                                                                                        \
       for (int u_ = 0; u_ < 4; ++u_) corner_ += t_[u_];                                             \
@@ -365,10 +373,11 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_tiled_reduce(int width, int he
         for (int k_ = 0; k_ < 4; ++k_) p_[k_] += cols[w_][4 * lane + k_];                           \
       }                                                                                             \
     }                                                                                               \
-    edge_##out = CAT(warp_sum_, S)(corner_ + (lane < RPW * warp ? rl_##out : 0), slots);            \
+    col0_##out = p_[0];                                                                             \
+    const ACC edge_ = CAT(warp_sum_, S)(corner_ + (lane < RPW * warp ? rl_##out : 0), slots);       \
     UNROLL                                                                                          \
     for (int k_ = 1; k_ < 4; ++k_) p_[k_] += p_[k_ - 1];                                            \
-    const ACC before_ = CAT(warp_exclusive_scan_, S)(p_[3], lane, slots) + edge_##out;              \
+    const ACC before_ = CAT(warp_exclusive_scan_, S)(p_[3], lane, slots) + edge_;                   \
     UNROLL                                                                                          \
     for (int k_ = 0; k_ < 4; ++k_) acc_##out[k_] = before_ + p_[k_];                                \
     if (tile_y == 0 && warp == 0) {                                                                 \
@@ -377,15 +386,19 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_tiled_reduce(int width, int he
     }                                                                                               \
   } while (0)
 
-/* One quantity of the warp's row j (tile row RPW warp + j) from the source quad v; FAST: a whole
- * tile (STORE_QUAD_FAST). */
+/* One quantity (SUM or SQ) of the warp's row j (tile row RPW warp + j) from the source quad v;
+ * FAST: a whole tile (STORE_QUAD_FAST). */
 #define WRITE_ROW(S, ACC, OF, T, STORE, out, slots, FAST)                                           \
   do {                                                                                              \
-    ACC e_[4] = {OF(v.x), OF(v.y), OF(v.z), OF(v.w)};                                               \
     const ACC rl_ = CAT(warp_get_, S)(rl_##out, RPW * warp + j, slots);                             \
-    edge_##out += rl_;                                                                              \
     ACC left_;                                                                                      \
-    CAT(write_row_step_, S)(e_, acc_##out, rl_, edge_##out, &left_, lane, slots);                   \
+    if (sizeof(ACC) == 8 && OF##_ROW_FITS_32) {                                                     \
+      uint e_[4] = {OF##_OF_32(v.x), OF##_OF_32(v.y), OF##_OF_32(v.z), OF##_OF_32(v.w)};            \
+      CAT(write_row_step_32_, S)(e_, acc_##out, rl_, &col0_##out, &left_, lane, slots);             \
+    } else {                                                                                        \
+      ACC e_[4] = {OF##_OF(v.x), OF##_OF(v.y), OF##_OF(v.z), OF##_OF(v.w)};                         \
+      CAT(write_row_step_, S)(e_, acc_##out, rl_, &col0_##out, &left_, lane, slots);                \
+    }                                                                                               \
     if (FAST) {                                                                                     \
       STORE_QUAD_FAST(T, STORE, out, out_row0 + y + 1, left_, acc_##out);                           \
     } else if (y < height) {                                                                        \
@@ -405,11 +418,53 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_tiled_reduce(int width, int he
     for (int k_ = 0; k_ < 4; ++k_) cols[warp][4 * lane + k_] = d_[k_];                             \
   } while (0)
 
+/* Work-groups take tickets: the first scan_groups() scan the aggregates and raise their flags
+ * (stores, a fence, then the flag), the others write a tile each (row-major), polling the flags
+ * of the lines they read while their source rows load. A tile waits only on work-groups that
+ * took earlier tickets, so already run. The scanned values are read with plain loads: each
+ * 128-byte cache line of them (32 rows of R, 32 columns of C, a padded row of tiles of T) belongs
+ * to one scan group, which no tile reads before its flag is up, so no cache holds the line from
+ * before its scan (a scan group's own stores update its own cache; caches start empty in every
+ * launch). Measured on the H100: volatile loads instead, or a fence after the polls, cost
+ * 3-8 us at 3840x2160. */
 KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_tiled_write(int width, int height, int channels, int planes,
-                                                             int tiles_x, int tiles_y SUM_AGG_PARAM SQ_AGG_PARAM,
+                                                             int tiles_x, int tiles_y, uint ticket_base, uint epoch,
+                                                             GLOBAL uint* sync SUM_AGG_PARAM SQ_AGG_PARAM,
                                                              CONST_IMAGE_PARAM(SRC_T, src) SUM_PARAM SQ_PARAM) {
   const int lid = LOCAL_ID(0), lane = lid & 31, warp = lid >> 5;
-  const int tile_x = GROUP_ID(0), tile_y = GROUP_ID(1), plane = GROUP_ID(2);
+  LOCAL int ticket_of_group;
+#if HAS_SUM
+  LOCAL SACC s_slots[GROUP];
+  LOCAL SACC s_cols[NW][TW];
+#endif
+#if HAS_SQ
+  LOCAL QACC q_slots[GROUP];
+  LOCAL QACC q_cols[NW][TW];
+#endif
+  if (lid == 0) ticket_of_group = (int)(ATOMIC_INC(sync) - ticket_base);
+  BARRIER_LOCAL();
+  const int ticket = ticket_of_group, scans = scan_groups(planes, tiles_x, tiles_y);
+  if (ticket < scans) {
+    long first, stride;
+    int count;
+    scan_line_geometry(ticket, lane, height, planes, tiles_x, tiles_y, &first, &stride, &count);
+    const int share = (count + NW - 1) / NW;
+    const int lo = min(count, warp * share), hi = min(count, lo + share);
+#if HAS_SUM
+    GLOBAL SACC* s_line = sum_agg + first;
+    SCAN_LINE(SACC, s_line, stride, lo, hi, s_slots);
+#endif
+#if HAS_SQ
+    GLOBAL QACC* q_line = sq_agg + first;
+    SCAN_LINE(QACC, q_line, stride, lo, hi, q_slots);
+#endif
+    DEVICE_FENCE();
+    BARRIER_ALL();
+    if (lid == 0) ATOMIC_XCHG(SCAN_FLAG(ticket), epoch);
+    return;
+  }
+  const int tile = ticket - scans, tiles = tiles_x * tiles_y;
+  const int plane = tile / tiles, tile_y = tile % tiles / tiles_x, tile_x = tile % tiles_x;
   const int b = plane / channels, c = plane % channels;
   const int x0 = tile_x * TW, y0 = tile_y * TH, yw = y0 + RPW * warp;
   const int xb = x0 + 4 * lane;
@@ -427,17 +482,25 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_tiled_write(int width, int hei
     UNROLL
     for (int j = 0; j < RPW; ++j) raw[j] = load_quad(src, src_offset, src_step, width, height, channels, b, c, xb, yw + j);
   }
+  /* The flags of the scan groups of this tile's rows (one), columns (four) and of the rows of
+   * tiles above it (T, for Corner). */
+  {
+    const int rows_group = plane * tiles_y + tile_y;
+    const int columns_group = planes * tiles_y + (plane * tiles_x + tile_x) * (TW / 32);
+    const long t_line = (long)planes * (tiles_y * TH + tiles_x * TW) + (long)plane * tiles_y;
+    const int t_first = (int)(t_line / 32), t_groups = tile_y == 0 ? 0 : (int)((t_line + tile_y - 1) / 32) - t_first + 1;
+    for (int k = lid; k < 1 + TW / 32 + t_groups; k += GROUP) {
+      const int g = k == 0 ? rows_group : k <= TW / 32 ? columns_group + k - 1 : t_first + k - 1 - TW / 32;
+      while (VOLATILE_LOAD(uint, SCAN_FLAG(g)) != epoch) SPIN_PAUSE(64u);
+    }
+  }
 #if HAS_SUM
-  LOCAL SACC s_slots[GROUP];
-  LOCAL SACC s_cols[NW][TW];
   COLUMN_SUMS(SACC, SUM_OF, s_cols);
 #endif
 #if HAS_SQ
-  LOCAL QACC q_slots[GROUP];
-  LOCAL QACC q_cols[NW][TW];
   COLUMN_SUMS(QACC, SQ_OF, q_cols);
 #endif
-  BARRIER_LOCAL();
+  BARRIER_ALL();
 #if HAS_SUM
   WRITE_START(SACC_S, SACC, sum_agg, SUM_T, SUM_STORE, sum, s_slots, s_cols);
 #endif
@@ -451,10 +514,10 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_tiled_write(int width, int hei
       const int y = yw + j;
       const SRC_T4 v = raw[j];
 #if HAS_SUM
-      WRITE_ROW(SACC_S, SACC, SUM_OF, SUM_T, SUM_STORE, sum, s_slots, 1);
+      WRITE_ROW(SACC_S, SACC, SUM, SUM_T, SUM_STORE, sum, s_slots, 1);
 #endif
 #if HAS_SQ
-      WRITE_ROW(QACC_S, QACC, SQ_OF, SQ_T, SQ_STORE, sq, q_slots, 1);
+      WRITE_ROW(QACC_S, QACC, SQ, SQ_T, SQ_STORE, sq, q_slots, 1);
 #endif
     }
   } else {
@@ -463,10 +526,10 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_tiled_write(int width, int hei
       const int y = yw + j;
       const SRC_T4 v = raw[j];
 #if HAS_SUM
-      WRITE_ROW(SACC_S, SACC, SUM_OF, SUM_T, SUM_STORE, sum, s_slots, 0);
+      WRITE_ROW(SACC_S, SACC, SUM, SUM_T, SUM_STORE, sum, s_slots, 0);
 #endif
 #if HAS_SQ
-      WRITE_ROW(QACC_S, QACC, SQ_OF, SQ_T, SQ_STORE, sq, q_slots, 0);
+      WRITE_ROW(QACC_S, QACC, SQ, SQ_T, SQ_STORE, sq, q_slots, 0);
 #endif
     }
   }

@@ -99,10 +99,11 @@ TEST(IntegralMethods, SixteenBitSourcesAndOrderFreeFloats) {
 // --- Large images: 32-bit wrap-around, f32 rounding ---------------------------------------------
 
 // Freshly allocated, aligned images: the single-channel vector loads and stores of the tiled
-// methods (run_plinth's padded views take the element-wise paths).
+// methods (run_plinth's padded views take the element-wise paths). The tall and the wide image
+// give tiled's scan lines of more than 128 tiles (several load batches per part).
 TEST(IntegralMethods, AlignedImagesTakeTheVectorPaths) {
   for (IntegralMethod method : {IntegralMethod::tiled, IntegralMethod::single_pass}) {
-    for (auto [w, h] : {std::pair{384, 70}, {1000, 333}, {1024, 64}, {129, 33}, {4, 1}}) {
+    for (auto [w, h] : {std::pair{384, 70}, {1000, 333}, {1024, 64}, {129, 33}, {4, 1}, {100, 4500}, {17000, 40}}) {
       const HostImage src = random_image(w, h, Format{Depth::u8, 1}, static_cast<std::uint32_t>(w * h));
       cv::Mat sum, sq;
       cv::integral(as_mat(src), sum, sq, CV_32S, CV_64F);

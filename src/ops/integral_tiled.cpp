@@ -1,6 +1,6 @@
-// tiled: two launches over tiles of 128 columns (kernels/integral_tiled.cl): per-tile aggregates,
-// scanned by the last work-group to finish each row and column of tiles, then a work-group per
-// tile writes its outputs. No work-group waits on another. Order-free requests only.
+// tiled: two launches over tiles of 128 columns (kernels/integral_tiled.cl): per-tile aggregates;
+// then the first work-groups scan them across and down the tiles while the others, a work-group
+// per tile, load their rows and wait for the scans they need, then write. Order-free requests only.
 #include "core/launch.hpp"
 #include "ops/integral_plan.hpp"
 #include "plinth/error.hpp"
@@ -47,35 +47,44 @@ Event launch_integral_tiled(Queue& queue, const IntegralPlan& plan) {
   const long long tiles_y = (plan.height + kTileH - 1) / kTileH;
   const long long planes = static_cast<long long>(plan.channels) * plan.batch;
   if (planes > 65535 || tiles_x > 65535 || tiles_y > 65535) throw Error(ErrorCode::out_of_range, "integral", "src", "too many tiles");
-  // Per quantity: R (a value per row of every tile column), C (per column of every tile row), T.
-  const long long values = planes * (tiles_x * tiles_y * kTileH + tiles_y * tiles_x * kTileW + tiles_y * tiles_x);
-  const ScratchLease counters = scratch(queue, "integral_tiled.counters", static_cast<std::size_t>(planes * (tiles_x + tiles_y)) * 4);
-  auto& impl = *queue_state(queue).impl;
-  std::shared_ptr<EventImpl> first;
-  if (counters.fresh) first = impl.fill(*counters.buffer, 0, counters.buffer->size(), 0, 4);
+  // Per quantity: R (a value per row of every tile column), C (per column of every tile row), T
+  // (per tile, rows of tiles padded to whole 128-byte lines: T_PITCH in the kernel).
+  const long long t_pitch = (tiles_x + 31) / 32 * 32;
+  const long long values = planes * (tiles_x * tiles_y * kTileH + tiles_y * tiles_x * kTileW + tiles_y * t_pitch);
   const ScratchLease sum_agg =
       scratch(queue, "integral_tiled.sum", plan.sum ? static_cast<std::size_t>(values) * accumulator_size(plan.sum_depth) : 4);
   const ScratchLease sq_agg =
       scratch(queue, "integral_tiled.sq", plan.sqsum ? static_cast<std::size_t>(values) * accumulator_size(plan.sq_depth) : 4);
 
+  // The write launch's work-groups: scan groups of 32 lines (the rows (R), columns (C) and rows
+  // of tiles (T) of every plane), then the tiles; a ticket each, and a flag per scan group.
+  const long long scan_groups = (planes * (tiles_y * kTileH + tiles_x * kTileW + tiles_y) + 31) / 32;
+  const long long write_groups = scan_groups + planes * tiles_x * tiles_y;
+  if (write_groups > (1ll << 30)) throw Error(ErrorCode::out_of_range, "integral", "src", "too many tiles");
+  const ScratchLease sync = scratch(queue, "integral_tiled.sync", 256 + 4 * static_cast<std::size_t>(scan_groups),
+                                    static_cast<std::uint32_t>(write_groups));
+  std::shared_ptr<EventImpl> first;
+  if (sync.fresh) first = queue_state(queue).impl->fill(*sync.buffer, 0, sync.buffer->size(), 0, 4);
+
   const int tx = static_cast<int>(tiles_x), ty = static_cast<int>(tiles_y), np = static_cast<int>(planes);
   const std::size_t group = 32 * kWarps;
   Launch reduce(queue, program, "integral_tiled_reduce");
-  reduce.arg(plan.width).arg(plan.height).arg(plan.channels).arg(np).arg(tx).arg(ty).buffer(*counters.buffer);
+  reduce.arg(plan.width).arg(plan.height).arg(plan.channels).arg(np).arg(tx).arg(ty);
   if (plan.sum) reduce.buffer(*sum_agg.buffer);
   if (plan.sqsum) reduce.buffer(*sq_agg.buffer);
   reduce.image(src);
-  auto reduced = reduce.run(range(group * tiles_y, tiles_x, planes), range(group, 1, 1));  // column-major
+  auto reduced = reduce.run(range(group * tiles_x, tiles_y, planes), range(group, 1, 1));  // a group per tile
   if (!first) first = reduced;
 
   Launch write(queue, program, "integral_tiled_write");
   write.arg(plan.width).arg(plan.height).arg(plan.channels).arg(np).arg(tx).arg(ty);
+  write.arg(sync.ticket_base).arg(sync.epoch).buffer(*sync.buffer);
   if (plan.sum) write.buffer(*sum_agg.buffer);
   if (plan.sqsum) write.buffer(*sq_agg.buffer);
   write.image(src);
   if (plan.sum) write.image(*plan.sum);
   if (plan.sqsum) write.image(*plan.sqsum);
-  auto last = write.run(range(group * tiles_x, tiles_y, planes), range(group, 1, 1));  // a group per tile
+  auto last = write.run(range(group * static_cast<std::size_t>(write_groups)), range(group));
   return Event(first, last);
 }
 
