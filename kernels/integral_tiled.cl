@@ -257,9 +257,9 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_tiled_reduce(int width, int he
 
 #define SCAN_BATCH 24 /* values a lane loads before using any */
 
-/* One quantity's scan of the lane's line: `count` values from `line` on at `stride`, the lane's
- * part [lo, hi) of them (a part per warp), the parts' totals exchanged through `totals` (LOCAL,
- * a value per work-item). */
+/* One quantity's scan of the lane's line (values `stride` apart from `line` on): the lane's part
+ * [lo, hi) of them (a part per warp), the parts' totals exchanged through `totals` (LOCAL, a
+ * value per work-item). */
 #define SCAN_LINE(ACC, line, stride, lo, hi, totals)                                                 \
   do {                                                                                              \
     ACC v_[SCAN_BATCH], own_ = 0;                                                                   \
@@ -406,6 +406,28 @@ INLINE int scan_groups(int planes, int tiles_x, int tiles_y) {
     }                                                                                               \
   } while (0)
 
+/* The warp's RPW rows of every quantity, from `raw`. */
+#if HAS_SUM
+#define WRITE_SUM_ROW(FAST) WRITE_ROW(SACC_S, SACC, SUM, SUM_T, SUM_STORE, sum, s_slots, FAST)
+#else
+#define WRITE_SUM_ROW(FAST)
+#endif
+#if HAS_SQ
+#define WRITE_SQ_ROW(FAST) WRITE_ROW(QACC_S, QACC, SQ, SQ_T, SQ_STORE, sq, q_slots, FAST)
+#else
+#define WRITE_SQ_ROW(FAST)
+#endif
+#define WRITE_ROWS(FAST)                 \
+  do {                                   \
+    ROW_UNROLL                           \
+    for (int j = 0; j < RPW; ++j) {      \
+      const int y = yw + j;              \
+      const SRC_T4 v = raw[j];           \
+      WRITE_SUM_ROW(FAST);               \
+      WRITE_SQ_ROW(FAST);                \
+    }                                    \
+  } while (0)
+
 /* The lane's column sums over the warp's rows, published in `cols` for the warps below. */
 #define COLUMN_SUMS(ACC, OF, cols)                                                                  \
   do {                                                                                              \
@@ -507,30 +529,10 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_tiled_write(int width, int hei
 #if HAS_SQ
   WRITE_START(QACC_S, QACC, sq_agg, SQ_T, SQ_STORE, sq, q_slots, q_cols);
 #endif
-  /* The two loops differ only in WRITE_ROW's FAST, a constant, so that whole tiles carry no checks. */
+  /* The two loops differ only in FAST, a constant, so that whole tiles carry no checks. */
   if (full) {
-    ROW_UNROLL
-    for (int j = 0; j < RPW; ++j) {
-      const int y = yw + j;
-      const SRC_T4 v = raw[j];
-#if HAS_SUM
-      WRITE_ROW(SACC_S, SACC, SUM, SUM_T, SUM_STORE, sum, s_slots, 1);
-#endif
-#if HAS_SQ
-      WRITE_ROW(QACC_S, QACC, SQ, SQ_T, SQ_STORE, sq, q_slots, 1);
-#endif
-    }
+    WRITE_ROWS(1);
   } else {
-    ROW_UNROLL
-    for (int j = 0; j < RPW; ++j) {
-      const int y = yw + j;
-      const SRC_T4 v = raw[j];
-#if HAS_SUM
-      WRITE_ROW(SACC_S, SACC, SUM, SUM_T, SUM_STORE, sum, s_slots, 0);
-#endif
-#if HAS_SQ
-      WRITE_ROW(QACC_S, QACC, SQ, SQ_T, SQ_STORE, sq, q_slots, 0);
-#endif
-    }
+    WRITE_ROWS(0);
   }
 }
