@@ -1,29 +1,31 @@
-/* Integral images, method `tiled`: two launches.
+/* Integral images, method `tiled`: one launch in three phases.
  * Host side: src/ops/integral_tiled.cpp; the method is written up in docs/integral.md.
  *
- * Tiles are TW = 128 columns (32 lanes x 4) by TH rows of one channel plane.
- *   reduce  one work-group per tile: its row totals R(y), column totals C(x) and total T.
- *   write   first, scan work-groups: exclusive scans of the aggregates, in place, a line per
+ * Tiles are TW = 128 columns (32 lanes x 4) by TH rows of one channel plane. Work-groups take
+ * tickets and work in ticket order:
+ *   reduce  a work-group per tile: its row totals R(y), column totals C(x) and total T.
+ *   scan    work-groups of 32 lines: exclusive scans of the aggregates, in place, a line per
  *           lane and each line's values split among the warps: each row's R across the tiles
  *           becomes RowLeft(y) = sum of row y left of each tile, each tile row's T becomes
  *           TL = sum of T left of each tile, and each column's C down the tiles becomes
  *           ColAbove(x) = sum of column x above each tile.
- *           Then one work-group per tile, each warp walking RPW = TH / NW of its rows: with
+ *   write   a work-group per tile, each warp walking RPW = TH / NW of its rows: with
  *             S(y, x)  = OpenCV's integral (sum of src over y' < y, x' < x),
  *             Corner   = S(y0, x0) = sum of TL over the tiles above (in this tile column),
  *           S(y0, x + 1) = Corner + sum of ColAbove over [x0, x]; a warp starting below y0 adds
  *           the rows above it in the tile (their RowLeft, and their column sums, which every
  *           warp leaves in local memory); then row by row
  *           S(y + 1, x + 1) = S(y, x + 1) + RowLeft(y) + sum of src(y, x') over [x0, x].
- * The source is read twice (the second time mostly from L2) and every output written once.
- * Scan and write are one launch (the scans take the first work-groups), which saves a launch
- * (about 9 us at 3840x2160 on the H100, measured) at the price of a wait in the write pass.
+ * Each phase waits on flags of the one before (below, at the kernel). The source is read twice
+ * (the second time mostly from L2) and every output written once. One launch instead of a
+ * reduce launch and a scan-and-write launch saved 3.4 us at 3840x2160 on the H100 (measured) and
+ * cost 3% at 7680x4320, where the reduce phase runs at the write phase's register count.
  * Order-free requests only (integer accumulation modulo 2^n; docs/integral.md).
  *
  * Options:
  *   SRC_T/SRC_DEPTH, HAS_SUM, HAS_SQ, SUM_T/SUM_DEPTH, SQ_T/SQ_DEPTH, COUNT  as in integral.cl
  *   SACC, SACC_S / QACC, QACC_S  accumulators (uint/u32 or ulong/u64) of the sum and the square
- *   NW          warps per work-group, one work-group per tile (4: the tile's rows in bands of RPW)
+ *   NW          warps per work-group (4: a tile's rows in bands of RPW)
  *   TH          rows per tile: 32 (a warp holds a tile's RowLeft, a row per lane)
  *   SRC_VEC_OK  1 when a lane may read its 4 source elements of a row as one aligned vector
  *   OUT_VEC_OK  1 when outputs may be written as aligned 4-element vectors
@@ -46,7 +48,7 @@
 #define CAT_(a, b) a##b
 #define CAT(a, b) CAT_(a, b)
 #define SRC_T4 CAT(SRC_T, 4)
-/* The write pass's row loops: unrolled with shuffles (registers indexed by constants); kept
+/* The write phase's row loops: unrolled with shuffles (registers indexed by constants); kept
  * rolled without them, where every warp operation holds barriers that CPU compilers handle
  * slowly when copied 32 times. */
 #if HAS_WARP_SHUFFLE
@@ -68,12 +70,12 @@
 #define AGG_R(agg) (agg)
 #define AGG_C(agg) ((agg) + (long)planes * tiles_x * tiles_y * TH)
 #define AGG_T(agg) (AGG_C(agg) + (long)planes * tiles_y * tiles_x * TW)
-/* T's rows of tiles are T_PITCH values apart: whole cache lines (below, before the write pass). */
+/* T's rows of tiles are T_PITCH values apart: whole cache lines (below, before the write phase). */
 #define T_PITCH(tiles_x) (((tiles_x) + 31) & ~31)
 
-/* Per accumulator type S (u32 / u64) and ACC: the write pass's step for one row. */
+/* Per accumulator type S (u32 / u64) and ACC: the write phase's step for one row. */
 #define TILED_FUNCTIONS(S, ACC)                                                                       \
-  /* One row of a tile in the write pass: e holds the lane's 4 source quantities; acc, S(y, x + 1)  \
+  /* One row of a tile in the write phase: e holds the lane's 4 source quantities; acc, S(y, x + 1)  \
    * of the lane's columns, becomes S(y + 1, x + 1); col0, the sum of the lane's first column over  \
    * the rows above y, takes in row y, and `left` receives S(y + 1, x0 + 4 lane) = acc[0] - col0,  \
    * the column before the lane's first.                                                        */ \
@@ -108,18 +110,22 @@ TILED_FUNCTIONS(u32, uint)
 TILED_FUNCTIONS(u64, ulong)
 
 #if HAS_SUM
+#define SUM_AGG_ARG , sum_agg
 #define SUM_AGG_PARAM , GLOBAL SACC* RESTRICT sum_agg
 #define SUM_PARAM , IMAGE_PARAM(SUM_T, sum)
 #define SUM_STORE(a) STORE_AS(SUM_T, SUM_DEPTH, a)
 #else
+#define SUM_AGG_ARG
 #define SUM_AGG_PARAM
 #define SUM_PARAM
 #endif
 #if HAS_SQ
+#define SQ_AGG_ARG , sq_agg
 #define SQ_AGG_PARAM , GLOBAL QACC* RESTRICT sq_agg
 #define SQ_PARAM , IMAGE_PARAM(SQ_T, sq)
 #define SQ_STORE(a) STORE_AS(SQ_T, SQ_DEPTH, a)
 #else
+#define SQ_AGG_ARG
 #define SQ_AGG_PARAM
 #define SQ_PARAM
 #endif
@@ -153,107 +159,191 @@ INLINE SRC_T4 load_quad(GLOBAL const SRC_T* src, int src_offset, int src_step, i
   return r;
 }
 
-/* ---- pass 1: tile aggregates ------------------------------------------------------------- */
+/* The lane's 4 source elements of the warp's RPW rows from yw; `whole`: inside the image, one
+ * channel, aligned rows: unconditional vector loads, all in flight at once. (With the loads
+ * behind bounds checks NVIDIA's compiler issued them one at a time and waited on each.) */
+INLINE void load_rows(GLOBAL const SRC_T* src, int src_offset, int src_step, int width, int height, int channels,
+                      int b, int c, int xb, int yw, bool whole, SRC_T4* raw) {
+  if (whole) {
+    GLOBAL const SRC_T4* quads = (GLOBAL const SRC_T4*)(src + src_offset + (b * height + yw) * src_step + xb);
+    UNROLL
+    for (int j = 0; j < RPW; ++j) raw[j] = quads[j * (src_step / 4)];
+  } else {
+    UNROLL
+    for (int j = 0; j < RPW; ++j) raw[j] = load_quad(src, src_offset, src_step, width, height, channels, b, c, xb, yw + j);
+  }
+}
 
-/* One quantity of the warp's rows: row totals (lane j keeps row j's) and the lane's column
- * totals (S/ACC: accumulator, OF: a source value's quantity). */
-#define REDUCE_ROWS(S, ACC, OF, row_total, col, slots)                   \
-  do {                                                                   \
-    const ACC e0 = OF(v.x), e1 = OF(v.y), e2 = OF(v.z), e3 = OF(v.w);    \
-    col[0] += e0, col[1] += e1, col[2] += e2, col[3] += e3;              \
-    const ACC total_ = CAT(warp_sum_, S)(e0 + e1 + e2 + e3, slots);      \
-    if (lane == j) row_total = total_;                                   \
+/* Tile `tile`, row-major over planes, rows and columns of tiles (needs tiles_x, tiles_y). */
+#define TILE_COORDS(tile)                                                                  \
+  const int plane = (tile) / (tiles_x * tiles_y), tile_y = (tile) % (tiles_x * tiles_y) / tiles_x, \
+            tile_x = (tile) % tiles_x;                                                      \
+  const int b = plane / channels, c = plane % channels
+
+/* ---- reduce: tile aggregates ------------------------------------------------------------ */
+
+/* The reduce phase adds in 32 bits where a whole tile's sums fit them (ROW_FITS_32 sources: a
+ * tile's 4096 values stay below 2^32 too), and widens what it stores. */
+#if SUM_ROW_FITS_32
+#define SRED uint
+#define SRED_S u32
+#define SUM_RED_OF SUM_OF_32
+#else
+#define SRED SACC
+#define SRED_S SACC_S
+#define SUM_RED_OF SUM_OF
+#endif
+#if SQ_ROW_FITS_32
+#define QRED uint
+#define QRED_S u32
+#define SQ_RED_OF SQ_OF_32
+#else
+#define QRED QACC
+#define QRED_S QACC_S
+#define SQ_RED_OF SQ_OF
+#endif
+
+/* The totals of the warp's RPW rows from t[j], each lane's part of row j: lane `lane` ends with
+ * the total of row WARP_ROW_OF(lane) in `total`. With shuffles and 8 rows, a transposing
+ * reduction (4 + 2 + 1 + 1 + 1 shuffles, not 8 x 5): each step halves the rows a lane holds and
+ * doubles the lanes they cover. */
+#if HAS_WARP_SHUFFLE && RPW == 8
+#define WARP_ROW_OF(l) (((l) >> 4 & 1) * 4 + ((l) >> 3 & 1) * 2 + ((l) >> 2 & 1))
+#define WARP_ROW_OWNER(l) (((l) & 3) == 0)
+#define WARP_ROW_TOTALS(S, ACC, t, total, slots)                                                    \
+  do {                                                                                              \
+    UNROLL                                                                                          \
+    for (int m_ = 4; m_ >= 1; m_ >>= 1) {                                                           \
+      const bool hi_ = (lane & (4 * m_)) != 0;                                                      \
+      UNROLL                                                                                        \
+      for (int k_ = 0; k_ < m_; ++k_) {                                                             \
+        const ACC give_ = hi_ ? t[k_] : t[k_ + m_], keep_ = hi_ ? t[k_ + m_] : t[k_];               \
+        t[k_] = keep_ + CAT(warp_shuffle_xor_, S)(give_, 4 * m_);                                   \
+      }                                                                                             \
+    }                                                                                               \
+    total = t[0] + CAT(warp_shuffle_xor_, S)(t[0], 2);                                              \
+    total += CAT(warp_shuffle_xor_, S)(total, 1);                                                   \
   } while (0)
+#else
+#define WARP_ROW_OF(l) (l)
+#define WARP_ROW_OWNER(l) ((l) < RPW)
+#define WARP_ROW_TOTALS(S, ACC, t, total, slots)                                                    \
+  do {                                                                                              \
+    UNROLL                                                                                          \
+    for (int j_ = 0; j_ < RPW; ++j_) {                                                              \
+      const ACC total_ = CAT(warp_sum_, S)(t[j_], slots);                                           \
+      if (lane == j_) total = total_;                                                               \
+    }                                                                                               \
+  } while (0)
+#endif
+
+/* One quantity of the warp's rows: the lane's column totals and its part of each row. */
+#define REDUCE_ROWS(ACC, OF, col, part)                                   \
+  UNROLL                                                                 \
+  for (int j = 0; j < RPW; ++j) {                                        \
+    const ACC e0 = OF(raw[j].x), e1 = OF(raw[j].y), e2 = OF(raw[j].z), e3 = OF(raw[j].w); \
+    col[0] += e0, col[1] += e1, col[2] += e2, col[3] += e3;              \
+    part[j] = e0 + e1 + e2 + e3;                                         \
+  }
 
 /* One quantity's tile: R of the warp's rows, then (after a barrier) C and T. */
-#define REDUCE_COLUMNS(S, ACC, agg, cols, warps_sum, slots)               \
+#define REDUCE_COLUMNS(S, ACC, WIDE, WIDE_S, agg, cols, warps_sum, slots) \
   do {                                                                   \
     ACC part_ = 0;                                                       \
     if (lid < TW) {                                                      \
       UNROLL                                                             \
       for (int w = 0; w < NW; ++w) part_ += cols[w][lid];                \
-      AGG_C(agg)[c_at + lid] = part_;                                    \
+      CAT(store_past_l1_, WIDE_S)(AGG_C(agg) + c_at + lid, (WIDE)part_); \
     }                                                                    \
     part_ = CAT(warp_sum_, S)(part_, slots);                             \
     if (lane == 0) warps_sum[warp] = part_;                              \
   } while (0)
 
-KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_tiled_reduce(int width, int height, int channels, int planes,
-                                                              int tiles_x, int tiles_y SUM_AGG_PARAM SQ_AGG_PARAM,
-                                                              CONST_IMAGE_PARAM(SRC_T, src)) {
+#if HAS_SUM
+#define SUM_RED_LOCAL_PARAM , LOCAL SRED* s_slots, LOCAL SRED(*s_cols)[TW], LOCAL SRED* s_warps
+#define SUM_RED_LOCAL_ARG , rs_slots, rs_cols, rs_warps
+#else
+#define SUM_RED_LOCAL_PARAM
+#define SUM_RED_LOCAL_ARG
+#endif
+#if HAS_SQ
+#define SQ_RED_LOCAL_PARAM , LOCAL QRED* q_slots, LOCAL QRED(*q_cols)[TW], LOCAL QRED* q_warps
+#define SQ_RED_LOCAL_ARG , rq_slots, rq_cols, rq_warps
+#else
+#define SQ_RED_LOCAL_PARAM
+#define SQ_RED_LOCAL_ARG
+#endif
+
+/* The warp's rows of tile `tile` for reduce_tile. */
+INLINE void load_reduce_rows(int width, int height, int channels, int tiles_x, int tiles_y, int tile,
+                             CONST_IMAGE_PARAM(SRC_T, src), SRC_T4* raw) {
+  const int lane = LOCAL_ID(0) & 31, warp = LOCAL_ID(0) >> 5;
+  TILE_COORDS(tile);
+  const bool whole = SRC_VEC_OK && (tile_x + 1) * TW <= width && (tile_y + 1) * TH <= height;
+  load_rows(src, src_offset, src_step, width, height, channels, b, c, tile_x * TW + 4 * lane, tile_y * TH + RPW * warp,
+            whole, raw);
+}
+
+/* Tile `tile`'s R, C and T to the aggregates, from the warp's rows in `raw`. */
+INLINE void reduce_tile(int height, int channels, int planes, int tiles_x, int tiles_y, int tile,
+                        const SRC_T4* raw SUM_AGG_PARAM SQ_AGG_PARAM SUM_RED_LOCAL_PARAM SQ_RED_LOCAL_PARAM) {
   const int lid = LOCAL_ID(0), lane = lid & 31, warp = lid >> 5;
-  const int tile_x = GROUP_ID(0), tile_y = GROUP_ID(1), plane = GROUP_ID(2);
-  const int b = plane / channels, c = plane % channels;
-  const int xb = tile_x * TW + 4 * lane, yb = tile_y * TH + RPW * warp;
-  const long r_at = ((long)plane * tiles_x + tile_x) * tiles_y * TH + yb + lane;
+  TILE_COORDS(tile);
+  (void)b, (void)c;
+  const int yb = tile_y * TH + RPW * warp;
+  const int row = WARP_ROW_OF(lane); /* the row whose total the lane ends with */
+  const bool row_out = WARP_ROW_OWNER(lane) && yb + row < height;
+  const long r_at = ((long)plane * tiles_x + tile_x) * tiles_y * TH + yb + row;
   const long c_at = ((long)plane * tiles_y + tile_y) * tiles_x * TW + tile_x * TW;
   const long t_at = ((long)plane * tiles_y + tile_y) * T_PITCH(tiles_x) + tile_x;
 #if HAS_SUM
-  LOCAL SACC s_slots[GROUP];
-  LOCAL SACC s_cols[NW][TW];
-  LOCAL SACC s_warps[NW];
-  SACC s_col[4] = {0, 0, 0, 0}, s_row = 0;
+  SRED s_col[4] = {0, 0, 0, 0}, s_part[RPW], s_row = 0;
 #endif
 #if HAS_SQ
-  LOCAL QACC q_slots[GROUP];
-  LOCAL QACC q_cols[NW][TW];
-  LOCAL QACC q_warps[NW];
-  QACC q_col[4] = {0, 0, 0, 0}, q_row = 0;
+  QRED q_col[4] = {0, 0, 0, 0}, q_part[RPW], q_row = 0;
 #endif
-
-  SRC_T4 raw[RPW];
-  if (SRC_VEC_OK && (tile_x + 1) * TW <= width && (tile_y + 1) * TH <= height) {
-    /* A whole tile: unconditional vector loads, all in flight at once. */
-    GLOBAL const SRC_T4* quads = (GLOBAL const SRC_T4*)(src + src_offset + (b * height + yb) * src_step + xb);
-    UNROLL
-    for (int j = 0; j < RPW; ++j) raw[j] = quads[j * (src_step / 4)];
-  } else {
-    UNROLL
-    for (int j = 0; j < RPW; ++j) raw[j] = load_quad(src, src_offset, src_step, width, height, channels, b, c, xb, yb + j);
-  }
-  UNROLL
-  for (int j = 0; j < RPW; ++j) {
-    const SRC_T4 v = raw[j];
 #if HAS_SUM
-    REDUCE_ROWS(SACC_S, SACC, SUM_OF, s_row, s_col, s_slots);
-#endif
-#if HAS_SQ
-    REDUCE_ROWS(QACC_S, QACC, SQ_OF, q_row, q_col, q_slots);
-#endif
-  }
-#if HAS_SUM
-  if (lane < RPW && yb + lane < height) AGG_R(sum_agg)[r_at] = s_row;
+  REDUCE_ROWS(SRED, SUM_RED_OF, s_col, s_part);
+  WARP_ROW_TOTALS(SRED_S, SRED, s_part, s_row, s_slots);
+  if (row_out) CAT(store_past_l1_, SACC_S)(AGG_R(sum_agg) + r_at, (SACC)s_row);
   UNROLL
   for (int k = 0; k < 4; ++k) s_cols[warp][4 * lane + k] = s_col[k];
 #endif
 #if HAS_SQ
-  if (lane < RPW && yb + lane < height) AGG_R(sq_agg)[r_at] = q_row;
+  REDUCE_ROWS(QRED, SQ_RED_OF, q_col, q_part);
+  WARP_ROW_TOTALS(QRED_S, QRED, q_part, q_row, q_slots);
+  if (row_out) CAT(store_past_l1_, QACC_S)(AGG_R(sq_agg) + r_at, (QACC)q_row);
   UNROLL
   for (int k = 0; k < 4; ++k) q_cols[warp][4 * lane + k] = q_col[k];
 #endif
   BARRIER_LOCAL();
 #if HAS_SUM
-  REDUCE_COLUMNS(SACC_S, SACC, sum_agg, s_cols, s_warps, s_slots);
+  REDUCE_COLUMNS(SRED_S, SRED, SACC, SACC_S, sum_agg, s_cols, s_warps, s_slots);
+#endif
+#if HAS_SUM && HAS_SQ && !HAS_WARP_SHUFFLE
+  /* Not needed by the memory model; PoCL 3.1 loses the sum's warps_sum store without it (the
+   * tiles' totals came out 0 in tests). */
+  BARRIER_LOCAL();
 #endif
 #if HAS_SQ
-  REDUCE_COLUMNS(QACC_S, QACC, sq_agg, q_cols, q_warps, q_slots);
+  REDUCE_COLUMNS(QRED_S, QRED, QACC, QACC_S, sq_agg, q_cols, q_warps, q_slots);
 #endif
   BARRIER_LOCAL();
   if (lid == 0) {
 #if HAS_SUM
-    SACC s_total = 0;
+    SRED s_total = 0;
     for (int w = 0; w < NW; ++w) s_total += s_warps[w];
-    AGG_T(sum_agg)[t_at] = s_total;
+    CAT(store_past_l1_, SACC_S)(AGG_T(sum_agg) + t_at, (SACC)s_total);
 #endif
 #if HAS_SQ
-    QACC q_total = 0;
+    QRED q_total = 0;
     for (int w = 0; w < NW; ++w) q_total += q_warps[w];
-    AGG_T(sq_agg)[t_at] = q_total;
+    CAT(store_past_l1_, QACC_S)(AGG_T(sq_agg) + t_at, (QACC)q_total);
 #endif
   }
 }
 
-/* ---- pass 2, first work-groups: exclusive scans of the aggregates, in place ----------------- */
+/* ---- scan: exclusive scans of the aggregates, in place ----------------------------------- */
 
 #define SCAN_BATCH 24 /* values a lane loads before using any */
 
@@ -310,10 +400,10 @@ INLINE int scan_groups(int planes, int tiles_x, int tiles_y) {
   return (int)(((long)planes * (tiles_y * TH + tiles_x * TW + tiles_y) + 31) / 32);
 }
 
-/* The write pass's tiles wait for the scan groups that hold their lines: flags[g] == epoch. */
+/* The write phase's tiles wait for the scan groups that hold their lines: flags[g] == epoch. */
 #define SCAN_FLAG(g) (sync + 64 + (g))
 
-/* ---- pass 2, the other work-groups: a tile each, RPW rows per warp, writes the outputs ------ */
+/* ---- write: a tile per work-group, RPW rows per warp ----------------------------------------- */
 
 /* Writes one output row's columns [xb, xb + 4) = (left, v0, v1, v2), those up to width, and
  * column width itself from v3 when xb + 4 == width is the image's last column. */
@@ -440,33 +530,79 @@ INLINE int scan_groups(int planes, int tiles_x, int tiles_y) {
     for (int k_ = 0; k_ < 4; ++k_) cols[warp][4 * lane + k_] = d_[k_];                             \
   } while (0)
 
-/* Work-groups take tickets: the first scan_groups() scan the aggregates and raise their flags
- * (stores, a fence, then the flag), the others write a tile each (row-major), polling the flags
- * of the lines they read while their source rows load. A tile waits only on work-groups that
- * took earlier tickets, so already run. The scanned values are read with plain loads: each
- * 128-byte cache line of them (32 rows of R, 32 columns of C, a padded row of tiles of T) belongs
- * to one scan group, which no tile reads before its flag is up, so no cache holds the line from
- * before its scan (a scan group's own stores update its own cache; caches start empty in every
- * launch). Measured on the H100: volatile loads instead, or a fence after the polls, cost
+/* One launch; work-groups take tickets. The first tiles_x * tiles_y * planes reduce a tile each
+ * (row-major) and raise its flag; the next scan_groups() wait for the flags of the tiles their
+ * lines cover, scan the lines and raise their own flags; the others write a tile each (row-major),
+ * polling the flags of the lines they read while their source rows load. Flags are a fence and
+ * then the launch's epoch (never cleared). A work-group waits only on work-groups that took
+ * earlier tickets, so already run.
+ * Aggregates are read with plain loads, which no incoherent cache can answer with an old value:
+ * the reduce phase stores them past L1 (store_past_l1), and each 128-byte line of them (32 rows
+ * of R, 32 columns of C, a padded row of tiles of T) is loaded first by its one scan group (after
+ * the flags of the tiles that wrote it), whose stores leave the scanned line in its own cache,
+ * and then by tiles (after that group's flag); caches start empty in every launch. Measured on
+ * the H100 (two-launch version): volatile loads instead, or a fence after the polls, cost
  * 3-8 us at 3840x2160. */
-KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_tiled_write(int width, int height, int channels, int planes,
-                                                             int tiles_x, int tiles_y, uint ticket_base, uint epoch,
-                                                             GLOBAL uint* sync SUM_AGG_PARAM SQ_AGG_PARAM,
-                                                             CONST_IMAGE_PARAM(SRC_T, src) SUM_PARAM SQ_PARAM) {
+#define TILE_FLAG(t) (sync + 64 + scans + (t))
+
+/* The group polls the flags at `flag`, `flag + step`, ... (`count` of them) until all are `epoch`. */
+INLINE void wait_for_flags(GLOBAL uint* flag, int count, int step, uint epoch) {
+  for (int k = LOCAL_ID(0); k < count; k += GROUP) {
+    while (VOLATILE_LOAD(uint, flag + (long)k * step) != epoch) SPIN_PAUSE(64u);
+  }
+  BARRIER_ALL();
+}
+
+KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_tiled(int width, int height, int channels, int planes, int tiles_x,
+                                                       int tiles_y, uint ticket_base, uint epoch,
+                                                       GLOBAL uint* sync SUM_AGG_PARAM SQ_AGG_PARAM,
+                                                       CONST_IMAGE_PARAM(SRC_T, src) SUM_PARAM SQ_PARAM) {
   const int lid = LOCAL_ID(0), lane = lid & 31, warp = lid >> 5;
   LOCAL int ticket_of_group;
 #if HAS_SUM
   LOCAL SACC s_slots[GROUP];
   LOCAL SACC s_cols[NW][TW];
+  LOCAL SRED rs_slots[GROUP];
+  LOCAL SRED rs_cols[NW][TW];
+  LOCAL SRED rs_warps[NW];
 #endif
 #if HAS_SQ
   LOCAL QACC q_slots[GROUP];
   LOCAL QACC q_cols[NW][TW];
+  LOCAL QRED rq_slots[GROUP];
+  LOCAL QRED rq_cols[NW][TW];
+  LOCAL QRED rq_warps[NW];
 #endif
   if (lid == 0) ticket_of_group = (int)(ATOMIC_INC(sync) - ticket_base);
   BARRIER_LOCAL();
-  const int ticket = ticket_of_group, scans = scan_groups(planes, tiles_x, tiles_y);
+  const int tiles = tiles_x * tiles_y, scans = scan_groups(planes, tiles_x, tiles_y);
+  int ticket = ticket_of_group;
+  if (ticket < planes * tiles) {
+    SRC_T4 raw[RPW];
+    load_reduce_rows(width, height, channels, tiles_x, tiles_y, ticket, src, src_offset, src_step, raw);
+    reduce_tile(height, channels, planes, tiles_x, tiles_y, ticket, raw SUM_AGG_ARG SQ_AGG_ARG SUM_RED_LOCAL_ARG
+                    SQ_RED_LOCAL_ARG);
+    DEVICE_FENCE();
+    BARRIER_ALL();
+    if (lid == 0) ATOMIC_XCHG(TILE_FLAG(ticket), epoch);
+    return;
+  }
+  ticket -= planes * tiles;
   if (ticket < scans) {
+    /* The tiles whose aggregates the group's lines hold: a row of tiles (rows), a column of
+     * tiles (columns), or the rows of tiles of its lines (T). */
+    const long rows = (long)planes * tiles_y * TH, columns = (long)planes * tiles_x * TW;
+    const long id = (long)ticket * 32;
+    if (id < rows) {
+      wait_for_flags(TILE_FLAG(ticket * tiles_x), tiles_x, 1, epoch);
+    } else if (id - rows < columns) {
+      const long cw = (long)tiles_x * TW;
+      const int plane = (int)((id - rows) / cw), tx = (int)((id - rows) % cw / TW);
+      wait_for_flags(TILE_FLAG(plane * tiles + tx), tiles_y, tiles_x, epoch);
+    } else {
+      const int line = (int)(id - rows - columns), lines = min(32, planes * tiles_y - line);
+      wait_for_flags(TILE_FLAG(line * tiles_x), lines * tiles_x, 1, epoch);
+    }
     long first, stride;
     int count;
     scan_line_geometry(ticket, lane, height, planes, tiles_x, tiles_y, &first, &stride, &count);
@@ -485,9 +621,7 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_tiled_write(int width, int hei
     if (lid == 0) ATOMIC_XCHG(SCAN_FLAG(ticket), epoch);
     return;
   }
-  const int tile = ticket - scans, tiles = tiles_x * tiles_y;
-  const int plane = tile / tiles, tile_y = tile % tiles / tiles_x, tile_x = tile % tiles_x;
-  const int b = plane / channels, c = plane % channels;
+  TILE_COORDS(ticket - scans);
   const int x0 = tile_x * TW, y0 = tile_y * TH, yw = y0 + RPW * warp;
   const int xb = x0 + 4 * lane;
   const int out_row0 = b * (height + 1);
@@ -496,14 +630,7 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_tiled_write(int width, int hei
   /* A whole tile: unconditional vector loads, no checks on the stores. */
   const bool full = SRC_VEC_OK && OUT_VEC_OK && x0 + TW <= width && y0 + TH <= height;
   SRC_T4 raw[RPW];
-  if (full) {
-    GLOBAL const SRC_T4* quads = (GLOBAL const SRC_T4*)(src + src_offset + (b * height + yw) * src_step + xb);
-    UNROLL
-    for (int j = 0; j < RPW; ++j) raw[j] = quads[j * (src_step / 4)];
-  } else {
-    UNROLL
-    for (int j = 0; j < RPW; ++j) raw[j] = load_quad(src, src_offset, src_step, width, height, channels, b, c, xb, yw + j);
-  }
+  load_rows(src, src_offset, src_step, width, height, channels, b, c, xb, yw, full, raw);
   /* The flags of the scan groups of this tile's rows (one), columns (four) and of the rows of
    * tiles above it (T, for Corner). */
   {

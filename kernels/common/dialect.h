@@ -57,6 +57,16 @@
 #define ATOMIC_MAX(p, v) atomic_max((p), (v))
 /* A load that bypasses incoherent caches, for words other work-groups write while this one runs. */
 #define VOLATILE_LOAD(T, p) (*(volatile GLOBAL const T*)(p))
+/* A store that leaves no copy in this compute unit's incoherent cache (NVIDIA's L1 caches stores,
+ * write-through): for data that other work-groups rewrite and this compute unit may read later
+ * in the same launch. Plain stores elsewhere. */
+#if defined(PLINTH_NVIDIA)
+INLINE void store_past_l1_u32(GLOBAL uint* p, uint v) { __asm__ volatile("st.global.cg.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory"); }
+INLINE void store_past_l1_u64(GLOBAL ulong* p, ulong v) { __asm__ volatile("st.global.cg.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory"); }
+#else
+INLINE void store_past_l1_u32(GLOBAL uint* p, uint v) { *p = v; }
+INLINE void store_past_l1_u64(GLOBAL ulong* p, ulong v) { *p = v; }
+#endif
 
 /* Warp shuffles (32 lanes, consecutive work-items of a 1-D work-group). NVIDIA's OpenCL
  * compiler takes PTX; elsewhere kernels use kernels/common/scan.h's local-memory emulation. */

@@ -56,35 +56,30 @@ Event launch_integral_tiled(Queue& queue, const IntegralPlan& plan) {
   const ScratchLease sq_agg =
       scratch(queue, "integral_tiled.sq", plan.sqsum ? static_cast<std::size_t>(values) * accumulator_size(plan.sq_depth) : 4);
 
-  // The write launch's work-groups: scan groups of 32 lines (the rows (R), columns (C) and rows
-  // of tiles (T) of every plane), then the tiles; a ticket each, and a flag per scan group.
+  // The launch's work-groups: the tiles' reductions, scan groups of 32 lines (the rows (R),
+  // columns (C) and rows of tiles (T) of every plane), then the tiles' writes; a ticket each,
+  // and a flag per reduction and per scan group.
+  const long long tiles = planes * tiles_x * tiles_y;
   const long long scan_groups = (planes * (tiles_y * kTileH + tiles_x * kTileW + tiles_y) + 31) / 32;
-  const long long write_groups = scan_groups + planes * tiles_x * tiles_y;
-  if (write_groups > (1ll << 30)) throw Error(ErrorCode::out_of_range, "integral", "src", "too many tiles");
-  const ScratchLease sync = scratch(queue, "integral_tiled.sync", 256 + 4 * static_cast<std::size_t>(scan_groups),
-                                    static_cast<std::uint32_t>(write_groups));
+  const long long groups = 2 * tiles + scan_groups;
+  if (groups > (1ll << 30)) throw Error(ErrorCode::out_of_range, "integral", "src", "too many tiles");
+  const ScratchLease sync = scratch(queue, "integral_tiled.sync", 256 + 4 * static_cast<std::size_t>(scan_groups + tiles),
+                                    static_cast<std::uint32_t>(groups));
   std::shared_ptr<EventImpl> first;
   if (sync.fresh) first = queue_state(queue).impl->fill(*sync.buffer, 0, sync.buffer->size(), 0, 4);
 
   const int tx = static_cast<int>(tiles_x), ty = static_cast<int>(tiles_y), np = static_cast<int>(planes);
   const std::size_t group = 32 * kWarps;
-  Launch reduce(queue, program, "integral_tiled_reduce");
-  reduce.arg(plan.width).arg(plan.height).arg(plan.channels).arg(np).arg(tx).arg(ty);
-  if (plan.sum) reduce.buffer(*sum_agg.buffer);
-  if (plan.sqsum) reduce.buffer(*sq_agg.buffer);
-  reduce.image(src);
-  auto reduced = reduce.run(range(group * tiles_x, tiles_y, planes), range(group, 1, 1));  // a group per tile
-  if (!first) first = reduced;
-
-  Launch write(queue, program, "integral_tiled_write");
-  write.arg(plan.width).arg(plan.height).arg(plan.channels).arg(np).arg(tx).arg(ty);
-  write.arg(sync.ticket_base).arg(sync.epoch).buffer(*sync.buffer);
-  if (plan.sum) write.buffer(*sum_agg.buffer);
-  if (plan.sqsum) write.buffer(*sq_agg.buffer);
-  write.image(src);
-  if (plan.sum) write.image(*plan.sum);
-  if (plan.sqsum) write.image(*plan.sqsum);
-  auto last = write.run(range(group * static_cast<std::size_t>(write_groups)), range(group));
+  Launch launch(queue, program, "integral_tiled");
+  launch.arg(plan.width).arg(plan.height).arg(plan.channels).arg(np).arg(tx).arg(ty);
+  launch.arg(sync.ticket_base).arg(sync.epoch).buffer(*sync.buffer);
+  if (plan.sum) launch.buffer(*sum_agg.buffer);
+  if (plan.sqsum) launch.buffer(*sq_agg.buffer);
+  launch.image(src);
+  if (plan.sum) launch.image(*plan.sum);
+  if (plan.sqsum) launch.image(*plan.sqsum);
+  auto last = launch.run(range(group * static_cast<std::size_t>(groups)), range(group));
+  if (!first) first = last;
   return Event(first, last);
 }
 
