@@ -247,7 +247,7 @@ INLINE void load_rows(GLOBAL const SRC_T* src, int src_offset, int src_step, int
     part[j] = e0 + e1 + e2 + e3;                                         \
   }
 
-/* One quantity's tile: R of the warp's rows, then (after a barrier) C and T. */
+/* One quantity's column totals C and its warps' shares of T (after the barrier that follows R). */
 #define REDUCE_COLUMNS(S, ACC, WIDE, WIDE_S, agg, cols, warps_sum, slots) \
   do {                                                                   \
     ACC part_ = 0;                                                       \

@@ -23,7 +23,7 @@ enum class IntegralMethod {
   blelloch,      // work-efficient up-sweep / down-sweep scans of rows, then of columns
   blocked_scan,  // each work-item scans a run in registers and adds the totals of earlier runs
   single_pass,   // one kernel over tiles, joined by decoupled look-back along rows and columns
-  tiled,         // two kernels: tile aggregates scanned by the last tile of each row and column, then tiles
+  tiled,         // one kernel: tiles reduced to aggregates, the aggregates scanned, then tiles written
 };
 
 std::string_view to_string(IntegralMethod method) noexcept;

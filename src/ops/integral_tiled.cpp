@@ -1,6 +1,7 @@
-// tiled: two launches over tiles of 128 columns (kernels/integral_tiled.cl): per-tile aggregates;
-// then the first work-groups scan them across and down the tiles while the others, a work-group
-// per tile, load their rows and wait for the scans they need, then write. Order-free requests only.
+// tiled: one launch over tiles of 128 columns (kernels/integral_tiled.cl) whose work-groups, in
+// ticket order, reduce a tile each to aggregates, scan the aggregates across and down the tiles,
+// and write a tile each, every phase waiting on the flags of the one before. Order-free requests
+// only.
 #include "core/launch.hpp"
 #include "ops/integral_plan.hpp"
 #include "plinth/error.hpp"
@@ -8,9 +9,9 @@
 namespace plinth::detail {
 namespace {
 
-// Geometry of kernels/integral_tiled.cl: tiles of 128 columns by kTileH rows; in both passes a
-// work-group of kWarps warps per tile, kTileH / kWarps of its rows per warp. Measured on the H100
-// (docs/integral.md): 32-row tiles and 4 warps beat 64 rows and 8 warps at every size.
+// Geometry of kernels/integral_tiled.cl: tiles of 128 columns by kTileH rows; in the reduce and
+// write phases a work-group of kWarps warps per tile, kTileH / kWarps of its rows per warp. Measured
+// on the H100 (docs/integral.md): 32-row tiles and 4 warps beat 64 rows and 8 warps at every size.
 constexpr int kTileW = 128;
 constexpr int kTileH = 32;
 constexpr int kWarps = 4;
