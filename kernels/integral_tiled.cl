@@ -238,14 +238,22 @@ INLINE void load_rows(GLOBAL const SRC_T* src, int src_offset, int src_step, int
   } while (0)
 #endif
 
-/* One quantity of the warp's rows: the lane's column totals and its part of each row. */
-#define REDUCE_ROWS(ACC, OF, col, part)                                   \
-  UNROLL                                                                 \
-  for (int j = 0; j < RPW; ++j) {                                        \
-    const ACC e0 = OF(raw[j].x), e1 = OF(raw[j].y), e2 = OF(raw[j].z), e3 = OF(raw[j].w); \
-    col[0] += e0, col[1] += e1, col[2] += e2, col[3] += e3;              \
-    part[j] = e0 + e1 + e2 + e3;                                         \
-  }
+/* One quantity (RED/RED_S: the reduce phase's type, OF: a source value's quantity) of the warp's
+ * rows: their totals R (stored widened to WIDE), and the lane's column totals in `cols`. */
+#define REDUCE_ROWS(RED, RED_S, OF, WIDE, WIDE_S, agg, cols, slots)                                  \
+  do {                                                                                              \
+    RED col_[4] = {0, 0, 0, 0}, part_[RPW], row_ = 0;                                               \
+    UNROLL                                                                                          \
+    for (int j = 0; j < RPW; ++j) {                                                                 \
+      const RED e0 = OF(raw[j].x), e1 = OF(raw[j].y), e2 = OF(raw[j].z), e3 = OF(raw[j].w);         \
+      col_[0] += e0, col_[1] += e1, col_[2] += e2, col_[3] += e3;                                   \
+      part_[j] = e0 + e1 + e2 + e3;                                                                 \
+    }                                                                                               \
+    WARP_ROW_TOTALS(RED_S, RED, part_, row_, slots);                                                \
+    if (row_out) CAT(store_past_l1_, WIDE_S)(AGG_R(agg) + r_at, (WIDE)row_);                        \
+    UNROLL                                                                                          \
+    for (int k = 0; k < 4; ++k) cols[warp][4 * lane + k] = col_[k];                                 \
+  } while (0)
 
 /* One quantity's column totals C and its warps' shares of T (after the barrier that follows R). */
 #define REDUCE_COLUMNS(S, ACC, WIDE, WIDE_S, agg, cols, warps_sum, slots) \
@@ -258,6 +266,14 @@ INLINE void load_rows(GLOBAL const SRC_T* src, int src_offset, int src_step, int
     }                                                                    \
     part_ = CAT(warp_sum_, S)(part_, slots);                             \
     if (lane == 0) warps_sum[warp] = part_;                              \
+  } while (0)
+
+/* One quantity's tile total T, by work-item 0 (after the barrier that follows REDUCE_COLUMNS). */
+#define REDUCE_TOTAL(RED, WIDE, WIDE_S, agg, warps_sum)                   \
+  do {                                                                   \
+    RED total_ = 0;                                                      \
+    for (int w = 0; w < NW; ++w) total_ += warps_sum[w];                 \
+    CAT(store_past_l1_, WIDE_S)(AGG_T(agg) + t_at, (WIDE)total_);        \
   } while (0)
 
 #if HAS_SUM
@@ -298,24 +314,10 @@ INLINE void reduce_tile(int height, int channels, int planes, int tiles_x, int t
   const long c_at = ((long)plane * tiles_y + tile_y) * tiles_x * TW + tile_x * TW;
   const long t_at = ((long)plane * tiles_y + tile_y) * T_PITCH(tiles_x) + tile_x;
 #if HAS_SUM
-  SRED s_col[4] = {0, 0, 0, 0}, s_part[RPW], s_row = 0;
+  REDUCE_ROWS(SRED, SRED_S, SUM_RED_OF, SACC, SACC_S, sum_agg, s_cols, s_slots);
 #endif
 #if HAS_SQ
-  QRED q_col[4] = {0, 0, 0, 0}, q_part[RPW], q_row = 0;
-#endif
-#if HAS_SUM
-  REDUCE_ROWS(SRED, SUM_RED_OF, s_col, s_part);
-  WARP_ROW_TOTALS(SRED_S, SRED, s_part, s_row, s_slots);
-  if (row_out) CAT(store_past_l1_, SACC_S)(AGG_R(sum_agg) + r_at, (SACC)s_row);
-  UNROLL
-  for (int k = 0; k < 4; ++k) s_cols[warp][4 * lane + k] = s_col[k];
-#endif
-#if HAS_SQ
-  REDUCE_ROWS(QRED, SQ_RED_OF, q_col, q_part);
-  WARP_ROW_TOTALS(QRED_S, QRED, q_part, q_row, q_slots);
-  if (row_out) CAT(store_past_l1_, QACC_S)(AGG_R(sq_agg) + r_at, (QACC)q_row);
-  UNROLL
-  for (int k = 0; k < 4; ++k) q_cols[warp][4 * lane + k] = q_col[k];
+  REDUCE_ROWS(QRED, QRED_S, SQ_RED_OF, QACC, QACC_S, sq_agg, q_cols, q_slots);
 #endif
   BARRIER_LOCAL();
 #if HAS_SUM
@@ -332,14 +334,10 @@ INLINE void reduce_tile(int height, int channels, int planes, int tiles_x, int t
   BARRIER_LOCAL();
   if (lid == 0) {
 #if HAS_SUM
-    SRED s_total = 0;
-    for (int w = 0; w < NW; ++w) s_total += s_warps[w];
-    CAT(store_past_l1_, SACC_S)(AGG_T(sum_agg) + t_at, (SACC)s_total);
+    REDUCE_TOTAL(SRED, SACC, SACC_S, sum_agg, s_warps);
 #endif
 #if HAS_SQ
-    QRED q_total = 0;
-    for (int w = 0; w < NW; ++w) q_total += q_warps[w];
-    CAT(store_past_l1_, QACC_S)(AGG_T(sq_agg) + t_at, (QACC)q_total);
+    REDUCE_TOTAL(QRED, QACC, QACC_S, sq_agg, q_warps);
 #endif
   }
 }
