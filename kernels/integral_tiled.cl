@@ -413,7 +413,7 @@ INLINE int scan_groups(int planes, int tiles_x, int tiles_y) {
   do {                                                                                              \
     GLOBAL T* qrow_ = out + out##_offset + (row) * out##_step;                                      \
     if (OUT_VEC_OK && xb + 3 <= width) {                                                            \
-      *(GLOBAL CAT(T, 4)*)(qrow_ + xb) = (CAT(T, 4))(STORE(left), STORE((v)[0]), STORE((v)[1]), STORE((v)[2])); \
+      CAT(stream_store4_, T)(qrow_ + xb, (CAT(T, 4))(STORE(left), STORE((v)[0]), STORE((v)[1]), STORE((v)[2]))); \
     } else {                                                                                        \
       if (xb <= width) qrow_[xb * channels + c] = STORE(left);                                      \
       UNROLL                                                                                        \
@@ -428,7 +428,7 @@ INLINE int scan_groups(int planes, int tiles_x, int tiles_y) {
 #define STORE_QUAD_FAST(T, STORE, out, row, left, v)                                                \
   do {                                                                                              \
     GLOBAL T* qrow_ = out + out##_offset + (row) * out##_step;                                      \
-    *(GLOBAL CAT(T, 4)*)(qrow_ + xb) = (CAT(T, 4))(STORE(left), STORE((v)[0]), STORE((v)[1]), STORE((v)[2])); \
+    CAT(stream_store4_, T)(qrow_ + xb, (CAT(T, 4))(STORE(left), STORE((v)[0]), STORE((v)[1]), STORE((v)[2]))); \
     if (xb + 4 == width) qrow_[width] = STORE((v)[3]);                                              \
   } while (0)
 

@@ -68,6 +68,22 @@ INLINE void store_past_l1_u32(GLOBAL uint* p, uint v) { *p = v; }
 INLINE void store_past_l1_u64(GLOBAL ulong* p, ulong v) { *p = v; }
 #endif
 
+/* Streaming stores of 4 values (evict-first in L2 on NVIDIA: outputs written once). */
+#if defined(PLINTH_NVIDIA)
+INLINE void stream_store4_uint(GLOBAL uint* p, uint4 v) { __asm__ volatile("st.global.cs.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w)); }
+INLINE void stream_store4_ulong(GLOBAL ulong* p, ulong4 v) {
+  __asm__ volatile("st.global.cs.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(v.x), "l"(v.y));
+  __asm__ volatile("st.global.cs.v2.u64 [%0], {%1, %2};" ::"l"(p + 2), "l"(v.z), "l"(v.w));
+}
+#else
+INLINE void stream_store4_uint(GLOBAL uint* p, uint4 v) { *(GLOBAL uint4*)p = v; }
+INLINE void stream_store4_ulong(GLOBAL ulong* p, ulong4 v) { *(GLOBAL ulong4*)p = v; }
+#endif
+#define stream_store4_int(p, v) stream_store4_uint((GLOBAL uint*)(p), as_uint4(v))
+#define stream_store4_float(p, v) stream_store4_uint((GLOBAL uint*)(p), as_uint4(v))
+#define stream_store4_long(p, v) stream_store4_ulong((GLOBAL ulong*)(p), as_ulong4(v))
+#define stream_store4_double(p, v) stream_store4_ulong((GLOBAL ulong*)(p), as_ulong4(v))
+
 /* Warp shuffles (32 lanes, consecutive work-items of a 1-D work-group). NVIDIA's OpenCL
  * compiler takes PTX; elsewhere kernels use kernels/common/scan.h's local-memory emulation. */
 #if defined(PLINTH_NVIDIA)
