@@ -1,21 +1,28 @@
-// The tilted (45 degree) integral: OpenCV's own recurrence, one work-group per plane walking the
-// rows (kernels/integral.cl, integral_tilted_ordered), exact for every depth.
+// The tilted (45 degree) integral. Order-free requests take `skewed` (kernels/integral_tilted_skewed.cl):
+// the source skewed both ways into one batch, the `tiled` integral of it, and a combine step;
+// order-sensitive ones take OpenCV's own recurrence, one work-group per plane walking the rows
+// (kernels/integral.cl, integral_tilted_ordered), exact for every depth.
+#include <algorithm>
+#include <string>
+
+#include "core/image_checks.hpp"
 #include "core/launch.hpp"
 #include "ops/integral_plan.hpp"
+#include "plinth/error.hpp"
 
 namespace plinth::detail {
 namespace {
 
-// Work-items per plane (at most the device allows for the kernel).
+// Work-items per plane of the ordered recurrence (at most the device allows for the kernel).
 constexpr int kTiltedGroup = 1024;
 
-}  // namespace
+std::string_view accumulator(Depth depth) { return depth == Depth::s32 ? std::string_view("uint") : kernel_type_name(depth); }
 
-Event launch_integral_tilted(Queue& queue, const IntegralPlan& plan) {
+Event launch_ordered(Queue& queue, const IntegralPlan& plan) {
   const Depth depth = plan.sum_depth;
   BuildOptions options;
   options.define_depth("SRC", plan.src->depth()).define_depth("TILTED", depth);
-  options.define("TACC", depth == Depth::s32 ? std::string_view("uint") : kernel_type_name(depth));
+  options.define("TACC", accumulator(depth));
   if (depth == Depth::f64 || plan.src->depth() == Depth::f64) options.define("PLINTH_NEED_FP64");
   const auto program = get_program(queue, "integral.cl", options);
   Launch launch(queue, program, "integral_tilted_ordered");
@@ -25,6 +32,59 @@ Event launch_integral_tilted(Queue& queue, const IntegralPlan& plan) {
   const ScratchLease buffers = scratch(queue, "integral_tilted", bytes);
   launch.arg(plan.width).arg(plan.height).arg(plan.channels).buffer(*buffers.buffer).image(*plan.src).image(*plan.tilted);
   return Event(launch.run(range(group, static_cast<std::size_t>(planes)), range(group, 1)));
+}
+
+// A scratch image of width x height pixels of `format`, rows padded to 256 bytes (so that the
+// tiled integral takes its vector paths).
+DeviceImage scratch_image(Queue& queue, std::string_view key, int width, int height, Format format) {
+  detail::check_geometry(width, height, format, "integral", "tilted");
+  const std::size_t pitch = (static_cast<std::size_t>(width) * format.pixel_size() + 255) / 256 * 256;
+  const ScratchLease lease = scratch(queue, key, pitch * static_cast<std::size_t>(height));
+  return DeviceImage::wrap(queue.context(), lease.buffer->native(), width, height, format, pitch);
+}
+
+std::size_t round_up(std::size_t n, std::size_t to) { return (n + to - 1) / to * to; }
+
+Event launch_skewed(Queue& queue, const IntegralPlan& plan) {
+  const Depth depth = plan.sum_depth;
+  const int w = plan.width, h = plan.height, c = plan.channels, batch = plan.batch;
+  const int skew_width = w + h - 1;
+  if (2ll * batch * (h + 1) > (1ll << 30)) throw Error(ErrorCode::out_of_range, "integral", "src", "too many rows for the tilted sums");
+  const DeviceImage skew = scratch_image(queue, "integral_tilted.skew", skew_width, 2 * batch * h, Format{plan.src->depth(), c});
+  DeviceImage sums = scratch_image(queue, "integral_tilted.sums", skew_width + 1, 2 * batch * (h + 1), Format{depth, c});
+
+  BuildOptions options;
+  options.define_depth("SRC", plan.src->depth()).define_depth("TILTED", depth).define("TACC", accumulator(depth));
+  if (depth == Depth::f64 || plan.src->depth() == Depth::f64) options.define("PLINTH_NEED_FP64");
+  const auto program = get_program(queue, "integral_tilted_skewed.cl", options);
+
+  Launch skew_launch(queue, program, "integral_tilted_skew");
+  skew_launch.arg(w).arg(h).arg(c).arg(batch).image(*plan.src).image(skew);
+  const auto first = skew_launch.run(range(round_up(static_cast<std::size_t>(skew_width) * c, 64), 2 * static_cast<std::size_t>(batch) * h),
+                                     range(64, 1));
+
+  IntegralPlan both = plan;  // the two skewed images of every batch image, one batch
+  both.src = &skew;
+  both.sum = &sums;
+  both.sqsum = nullptr;
+  both.tilted = nullptr;
+  both.count = false;
+  both.width = skew_width;
+  both.batch = 2 * batch;
+  both.method = IntegralMethod::tiled;
+  launch_integral_tiled(queue, both);
+
+  Launch combine(queue, program, "integral_tilted_combine");
+  combine.arg(w).arg(h).arg(c).arg(batch).image(sums).image(*plan.tilted);
+  const auto last = combine.run(range(round_up(static_cast<std::size_t>(w + 1) * c, 64), static_cast<std::size_t>(batch) * (h + 1)),
+                                range(64, 1));
+  return Event(first, last);
+}
+
+}  // namespace
+
+Event launch_integral_tilted(Queue& queue, const IntegralPlan& plan) {
+  return plan.order_free ? launch_skewed(queue, plan) : launch_ordered(queue, plan);
 }
 
 }  // namespace plinth::detail
