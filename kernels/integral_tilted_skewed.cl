@@ -17,17 +17,21 @@
 #include "common/types.h"
 
 /* Writes the skewed images of every plane: image 2 b is SA and 2 b + 1 is SB of batch image b,
- * each `height` rows of width + height - 1 pixels of `channels`. One work-item per element. */
+ * each `height` rows of width + height - 1 pixels of `channels`. A work-group per row (a launch
+ * of a work-item per element started so many work-groups that starting them took most of the
+ * time on the H100). */
 KERNEL void integral_tilted_skew(int width, int height, int channels, int batch, CONST_IMAGE_PARAM(SRC_T, src),
                                  IMAGE_PARAM(SRC_T, skew)) {
-  const int e = GLOBAL_ID(0), r = GLOBAL_ID(1);
-  const int skew_width = width + height - 1;
-  if (e >= skew_width * channels || r >= 2 * batch * height) return;
-  const int k = r / height, y = r % height, b = k / 2, u = e / channels, c = e % channels;
-  const int x = k % 2 == 0 ? u - y : u - (height - 1) + y;
-  SRC_T v = (SRC_T)0;
-  if (x >= 0 && x < width) v = IMAGE_AT(src, x * channels + c, b * height + y);
-  IMAGE_AT(skew, e, r) = v;
+  const int r = GROUP_ID(1), n = (width + height - 1) * channels;
+  const int k = r / height, y = r % height, b = k / 2;
+  /* The source column of skewed column u is u - shift. */
+  const int shift = k % 2 == 0 ? y : height - 1 - y;
+  for (int e = LOCAL_ID(0); e < n; e += LOCAL_SIZE(0)) {
+    const int x = e / channels - shift, c = e % channels;
+    SRC_T v = (SRC_T)0;
+    if (x >= 0 && x < width) v = IMAGE_AT(src, x * channels + c, b * height + y);
+    IMAGE_AT(skew, e, r) = v;
+  }
 }
 
 #if TILTED_DEPTH == DEPTH_S32
@@ -39,15 +43,17 @@ KERNEL void integral_tilted_skew(int width, int height, int channels, int batch,
 #endif
 
 /* tilted(X, Y) = A(Y, X + Y - 1) - B(Y, X - Y + H - 1) from `sums`, the integrals of the skewed
- * images (image 2 b: A, 2 b + 1: B, each height + 1 rows of width + height columns). */
+ * images (image 2 b: A, 2 b + 1: B, each height + 1 rows of width + height columns). A
+ * work-group per output row. */
 KERNEL void integral_tilted_combine(int width, int height, int channels, int batch, CONST_IMAGE_PARAM(TILTED_T, sums),
                                     IMAGE_PARAM(TILTED_T, tilted)) {
-  const int e = GLOBAL_ID(0), r = GLOBAL_ID(1);
-  if (e >= (width + 1) * channels || r >= batch * (height + 1)) return;
-  const int b = r / (height + 1), y = r % (height + 1), x = e / channels, c = e % channels;
-  const int last = width + height - 1;
-  const int ua = clamp(x + y - 1, 0, last), ub = clamp(x - y + height - 1, 0, last);
-  const TACC a = T_LOAD(IMAGE_AT(sums, ua * channels + c, 2 * b * (height + 1) + y));
-  const TACC d = T_LOAD(IMAGE_AT(sums, ub * channels + c, (2 * b + 1) * (height + 1) + y));
-  IMAGE_AT(tilted, e, r) = T_STORE(a - d);
+  const int r = GROUP_ID(1), n = (width + 1) * channels;
+  const int b = r / (height + 1), y = r % (height + 1), last = width + height - 1;
+  for (int e = LOCAL_ID(0); e < n; e += LOCAL_SIZE(0)) {
+    const int x = e / channels, c = e % channels;
+    const int ua = clamp(x + y - 1, 0, last), ub = clamp(x - y + height - 1, 0, last);
+    const TACC a = T_LOAD(IMAGE_AT(sums, ua * channels + c, 2 * b * (height + 1) + y));
+    const TACC d = T_LOAD(IMAGE_AT(sums, ub * channels + c, (2 * b + 1) * (height + 1) + y));
+    IMAGE_AT(tilted, e, r) = T_STORE(a - d);
+  }
 }

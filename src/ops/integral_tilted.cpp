@@ -15,6 +15,8 @@ namespace {
 
 // Work-items per plane of the ordered recurrence (at most the device allows for the kernel).
 constexpr int kTiltedGroup = 1024;
+// Work-items per row of the skew and combine kernels (a work-group per row).
+constexpr std::size_t kRowGroup = 256;
 
 std::string_view accumulator(Depth depth) { return depth == Depth::s32 ? std::string_view("uint") : kernel_type_name(depth); }
 
@@ -43,7 +45,6 @@ DeviceImage scratch_image(Queue& queue, std::string_view key, int width, int hei
   return DeviceImage::wrap(queue.context(), lease.buffer->native(), width, height, format, pitch);
 }
 
-std::size_t round_up(std::size_t n, std::size_t to) { return (n + to - 1) / to * to; }
 
 Event launch_skewed(Queue& queue, const IntegralPlan& plan) {
   const Depth depth = plan.sum_depth;
@@ -60,8 +61,8 @@ Event launch_skewed(Queue& queue, const IntegralPlan& plan) {
 
   Launch skew_launch(queue, program, "integral_tilted_skew");
   skew_launch.arg(w).arg(h).arg(c).arg(batch).image(*plan.src).image(skew);
-  const auto first = skew_launch.run(range(round_up(static_cast<std::size_t>(skew_width) * c, 64), 2 * static_cast<std::size_t>(batch) * h),
-                                     range(64, 1));
+  const std::size_t skew_group = std::min(kRowGroup, skew_launch.max_work_group_size());
+  const auto first = skew_launch.run(range(skew_group, 2 * static_cast<std::size_t>(batch) * h), range(skew_group, 1));
 
   IntegralPlan both = plan;  // the two skewed images of every batch image, one batch
   both.src = &skew;
@@ -76,8 +77,8 @@ Event launch_skewed(Queue& queue, const IntegralPlan& plan) {
 
   Launch combine(queue, program, "integral_tilted_combine");
   combine.arg(w).arg(h).arg(c).arg(batch).image(sums).image(*plan.tilted);
-  const auto last = combine.run(range(round_up(static_cast<std::size_t>(w + 1) * c, 64), static_cast<std::size_t>(batch) * (h + 1)),
-                                range(64, 1));
+  const std::size_t combine_group = std::min(kRowGroup, combine.max_work_group_size());
+  const auto last = combine.run(range(combine_group, static_cast<std::size_t>(batch) * (h + 1)), range(combine_group, 1));
   return Event(first, last);
 }
 
