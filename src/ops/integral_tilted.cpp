@@ -1,14 +1,15 @@
 // The tilted (45 degree) integral. Order-free requests take `skewed` (kernels/integral_tilted_skewed.cl):
 // the source skewed both ways into one batch, the `tiled` integral of it, and a combine step;
-// order-sensitive ones take OpenCV's own recurrence, one work-group per plane walking the rows
-// (kernels/integral.cl, integral_tilted_ordered), exact for every depth.
+// order-sensitive ones (and those whose scratch would not fit) take OpenCV's own recurrence, one
+// work-group per plane walking the rows (kernels/integral.cl, integral_tilted_ordered), exact for
+// every depth.
 #include <algorithm>
+#include <cstdint>
 #include <string>
 
 #include "core/image_checks.hpp"
 #include "core/launch.hpp"
 #include "ops/integral_plan.hpp"
-#include "plinth/error.hpp"
 
 namespace plinth::detail {
 namespace {
@@ -36,13 +37,31 @@ Event launch_ordered(Queue& queue, const IntegralPlan& plan) {
   return Event(launch.run(range(group, static_cast<std::size_t>(planes)), range(group, 1)));
 }
 
-// A scratch image of width x height pixels of `format`, rows padded to 256 bytes (so that the
-// tiled integral takes its vector paths).
+// Rows of scratch images are padded to 256 bytes (so that the tiled integral takes its vector paths).
+std::uint64_t scratch_pitch(long long width, Format format) {
+  return (static_cast<std::uint64_t>(width) * format.pixel_size() + 255) / 256 * 256;
+}
+
 DeviceImage scratch_image(Queue& queue, std::string_view key, int width, int height, Format format) {
   detail::check_geometry(width, height, format, "integral", "tilted");
-  const std::size_t pitch = (static_cast<std::size_t>(width) * format.pixel_size() + 255) / 256 * 256;
+  const std::size_t pitch = scratch_pitch(width, format);
   const ScratchLease lease = scratch(queue, key, pitch * static_cast<std::size_t>(height));
   return DeviceImage::wrap(queue.context(), lease.buffer->native(), width, height, format, pitch);
+}
+
+// Whether the skewed images and their integrals fit: each one buffer, together at most a quarter
+// of the device's memory (else the ordered recurrence, slower but without scratch, does it).
+bool skewed_fits(const Queue& queue, const IntegralPlan& plan) {
+  const DeviceInfo& device = queue.context().device();
+  const long long skew_width = static_cast<long long>(plan.width) + plan.height - 1;
+  const long long rows = 2ll * plan.batch * (plan.height + 1);
+  if (skew_width + 1 > max_image_dimension || rows > max_image_dimension ||
+      (skew_width + 1) * rows * plan.channels > max_image_elements) {
+    return false;
+  }
+  const std::uint64_t skew = scratch_pitch(skew_width, Format{plan.src->depth(), plan.channels}) * static_cast<std::uint64_t>(rows);
+  const std::uint64_t sums = scratch_pitch(skew_width + 1, Format{plan.sum_depth, plan.channels}) * static_cast<std::uint64_t>(rows);
+  return skew <= device.max_allocation && sums <= device.max_allocation && skew + sums <= device.global_memory / 4;
 }
 
 
@@ -50,7 +69,6 @@ Event launch_skewed(Queue& queue, const IntegralPlan& plan) {
   const Depth depth = plan.sum_depth;
   const int w = plan.width, h = plan.height, c = plan.channels, batch = plan.batch;
   const int skew_width = w + h - 1;
-  if (2ll * batch * (h + 1) > (1ll << 30)) throw Error(ErrorCode::out_of_range, "integral", "src", "too many rows for the tilted sums");
   const DeviceImage skew = scratch_image(queue, "integral_tilted.skew", skew_width, 2 * batch * h, Format{plan.src->depth(), c});
   DeviceImage sums = scratch_image(queue, "integral_tilted.sums", skew_width + 1, 2 * batch * (h + 1), Format{depth, c});
 
@@ -85,7 +103,7 @@ Event launch_skewed(Queue& queue, const IntegralPlan& plan) {
 }  // namespace
 
 Event launch_integral_tilted(Queue& queue, const IntegralPlan& plan) {
-  return plan.order_free ? launch_skewed(queue, plan) : launch_ordered(queue, plan);
+  return plan.order_free && skewed_fits(queue, plan) ? launch_skewed(queue, plan) : launch_ordered(queue, plan);
 }
 
 }  // namespace plinth::detail
