@@ -64,7 +64,6 @@ bool skewed_fits(const Queue& queue, const IntegralPlan& plan) {
   return skew <= device.max_allocation && sums <= device.max_allocation && skew + sums <= device.global_memory / 4;
 }
 
-
 Event launch_skewed(Queue& queue, const IntegralPlan& plan) {
   const Depth depth = plan.sum_depth;
   const int w = plan.width, h = plan.height, c = plan.channels, batch = plan.batch;
