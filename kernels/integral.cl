@@ -921,13 +921,7 @@ KERNEL REQD_GROUP_SIZE(LINE_GROUP, 1, 1) void integral_blocked_lines(int width, 
  *   T(W, y + 1)     = (s(W - 1) + buf[W - 1]) + T(W - 1, y)          width > 1
  *   then buf[x] = buf[x + 1] + s(x) for x < width - 1, buf[width - 1] = s(width - 1). */
 #ifdef TILTED_DEPTH
-#if TILTED_DEPTH == DEPTH_S32
-#define T_STORE(a) as_int(a)
-#define T_LOAD(d) as_uint(d)
-#else
-#define T_STORE(a) ((TILTED_T)(a))
-#define T_LOAD(d) ((TACC)(d))
-#endif
+#include "integral_tilted.h"
 #define T_AT(x, y) IMAGE_AT(tilted, (x) * channels + c, b * (height + 1) + (y))
 
 KERNEL void integral_tilted_ordered(int width, int height, int channels, GLOBAL TACC* buffers,

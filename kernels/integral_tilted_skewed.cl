@@ -34,13 +34,7 @@ KERNEL void integral_tilted_skew(int width, int height, int channels, int batch,
   }
 }
 
-#if TILTED_DEPTH == DEPTH_S32
-#define T_STORE(a) as_int(a)
-#define T_LOAD(d) as_uint(d)
-#else
-#define T_STORE(a) ((TILTED_T)(a))
-#define T_LOAD(d) ((TACC)(d))
-#endif
+#include "integral_tilted.h"
 
 /* tilted(X, Y) = A(Y, X + Y - 1) - B(Y, X - Y + H - 1) from `sums`, the integrals of the skewed
  * images (image 2 b: A, 2 b + 1: B, each height + 1 rows of width + height columns). A
