@@ -580,6 +580,15 @@ INLINE void wait_for_flags(GLOBAL uint* flag, int count, int step, uint epoch) {
   BARRIER_ALL();
 }
 
+/* One quantity's local memory (prefix s: the sum, q: the squared sum): the write and scan phases'
+ * warp slots and column sums in ACC, the reduce phase's in RED (r prefix) and its warps' totals. */
+#define TILED_LOCALS(p, ACC, RED) \
+  LOCAL ACC p##_slots[GROUP];     \
+  LOCAL ACC p##_cols[NW][TW];     \
+  LOCAL RED r##p##_slots[GROUP];  \
+  LOCAL RED r##p##_cols[NW][TW];  \
+  LOCAL RED r##p##_warps[NW]
+
 KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_tiled(int width, int height, int channels, int planes, int tiles_x,
                                                        int tiles_y, uint ticket_base, uint epoch,
                                                        GLOBAL uint* sync SUM_AGG_PARAM SQ_AGG_PARAM,
@@ -587,18 +596,10 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_tiled(int width, int height, i
   const int lid = LOCAL_ID(0), lane = lid & 31, warp = lid >> 5;
   LOCAL int ticket_of_group;
 #if HAS_SUM
-  LOCAL SACC s_slots[GROUP];
-  LOCAL SACC s_cols[NW][TW];
-  LOCAL SRED rs_slots[GROUP];
-  LOCAL SRED rs_cols[NW][TW];
-  LOCAL SRED rs_warps[NW];
+  TILED_LOCALS(s, SACC, SRED);
 #endif
 #if HAS_SQ
-  LOCAL QACC q_slots[GROUP];
-  LOCAL QACC q_cols[NW][TW];
-  LOCAL QRED rq_slots[GROUP];
-  LOCAL QRED rq_cols[NW][TW];
-  LOCAL QRED rq_warps[NW];
+  TILED_LOCALS(q, QACC, QRED);
 #endif
   if (lid == 0) ticket_of_group = (int)(ATOMIC_INC(sync) - ticket_base);
   BARRIER_LOCAL();

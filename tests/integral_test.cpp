@@ -228,6 +228,20 @@ TEST(IntegralExtensions, CountOfNonZeroMatchesTheIntegralOfTheMask) {
   }
 }
 
+// Order-free tilted requests take the skewed method (two skewed copies of the source, integrated
+// as one batch); thin shapes put every pixel near the skews' edges and clamps.
+TEST(IntegralExtensions, TiltedOfThinImagesMatchesOpenCV) {
+  for (auto [w, h, cn] : {std::tuple{1, 50, 1}, {50, 1, 1}, {2, 300, 3}, {500, 2, 1}, {3, 3, 4}, {260, 40, 2}}) {
+    const HostImage src = random_image(w, h, Format{Depth::u8, cn}, static_cast<std::uint32_t>(w * 31 + h));
+    for (Depth depth : {Depth::s32, Depth::f64}) {
+      cv::Mat sum, sq, tilted;
+      cv::integral(as_mat(src), sum, sq, tilted, cv_depth(depth), CV_64F);
+      const IntegralImages got = run_plinth(src, false, true, depth, Depth::f64, IntegralMethod::automatic);
+      EXPECT_TRUE(images_equal(from_mat(tilted), got.tilted)) << w << "x" << h << "x" << cn << " " << to_string(depth);
+    }
+  }
+}
+
 TEST(IntegralExtensions, BatchesEqualOneCallPerImage) {
   const int n = 3, w = 211, h = 97;
   const HostImage stack = random_image(w, n * h, Format{Depth::u8, 1}, 41);

@@ -37,9 +37,10 @@ Event launch_ordered(Queue& queue, const IntegralPlan& plan) {
   return Event(launch.run(range(group, static_cast<std::size_t>(planes)), range(group, 1)));
 }
 
-// Rows of scratch images are padded to 256 bytes (so that the tiled integral takes its vector paths).
+// Rows of scratch images are padded to 256 bytes, as DeviceImage's are (so that the tiled
+// integral takes its vector paths).
 std::uint64_t scratch_pitch(long long width, Format format) {
-  return (static_cast<std::uint64_t>(width) * format.pixel_size() + 255) / 256 * 256;
+  return round_up(static_cast<std::size_t>(width) * format.pixel_size(), 256);
 }
 
 DeviceImage scratch_image(Queue& queue, std::string_view key, int width, int height, Format format) {
