@@ -46,9 +46,8 @@
 #if TH != 32
 #error "integral_tiled.cl: TH must be 32"
 #endif
-#define CAT_(a, b) a##b
-#define CAT(a, b) CAT_(a, b)
-#define SRC_T4 CAT(SRC_T, 4)
+#define QUAD_ROWS RPW
+#include "integral_tiles.h"
 /* The write phase's row loops: unrolled with shuffles (registers indexed by constants); kept
  * rolled without them, where every warp operation holds barriers that CPU compilers handle
  * slowly when copied 32 times. */
@@ -57,15 +56,6 @@
 #else
 #define ROW_UNROLL _Pragma("nounroll")
 #endif
-
-/* Stores: integer outputs take the low bits of the accumulator; float outputs (only when they
- * hold every partial sum exactly) its signed value. */
-#define STORE_AS(T, DEPTH, a)                       \
-  ((DEPTH) == DEPTH_S32   ? (T)as_int((uint)(a))   \
-   : (DEPTH) == DEPTH_U32 ? (T)(uint)(a)           \
-   : (DEPTH) == DEPTH_S64 ? (T)as_long((ulong)(a)) \
-   : (DEPTH) == DEPTH_U64 ? (T)(ulong)(a)          \
-                          : (T)(long)(a))
 
 /* The aggregate regions of one quantity (needs planes, tiles_x, tiles_y in scope). */
 #define AGG_R(agg) (agg)
@@ -145,37 +135,6 @@ TILED_FUNCTIONS(u64, ulong)
 #define SUM_ROW_FITS_32 (COUNT || SRC_DEPTH == DEPTH_U8 || SRC_DEPTH == DEPTH_U16)
 #define SQ_ROW_FITS_32 (SRC_DEPTH == DEPTH_U8)
 
-/* The 4 source elements of a lane in row y (zero outside the image). */
-INLINE SRC_T4 load_quad(GLOBAL const SRC_T* src, int src_offset, int src_step, int width, int height, int channels,
-                        int b, int c, int xb, int y) {
-  SRC_T4 r = (SRC_T4)(0);
-  if (y >= height || xb >= width) return r;
-  GLOBAL const SRC_T* row = src + src_offset + (b * height + y) * src_step;
-#if SRC_VEC_OK
-  if (xb + 3 < width) return *(GLOBAL const SRC_T4*)(row + xb); /* aligned: the host checked */
-#endif
-  r.x = row[xb * channels + c];
-  if (xb + 1 < width) r.y = row[(xb + 1) * channels + c];
-  if (xb + 2 < width) r.z = row[(xb + 2) * channels + c];
-  if (xb + 3 < width) r.w = row[(xb + 3) * channels + c];
-  return r;
-}
-
-/* The lane's 4 source elements of the warp's RPW rows from yw; `whole`: inside the image, one
- * channel, aligned rows: unconditional vector loads, all in flight at once. (With the loads
- * behind bounds checks NVIDIA's compiler issued them one at a time and waited on each.) */
-INLINE void load_rows(GLOBAL const SRC_T* src, int src_offset, int src_step, int width, int height, int channels,
-                      int b, int c, int xb, int yw, bool whole, SRC_T4* raw) {
-  if (whole) {
-    GLOBAL const SRC_T4* quads = (GLOBAL const SRC_T4*)(src + src_offset + (b * height + yw) * src_step + xb);
-    UNROLL
-    for (int j = 0; j < RPW; ++j) raw[j] = quads[j * (src_step / 4)];
-  } else {
-    UNROLL
-    for (int j = 0; j < RPW; ++j) raw[j] = load_quad(src, src_offset, src_step, width, height, channels, b, c, xb, yw + j);
-  }
-}
-
 /* Tile `tile`, row-major over planes, rows and columns of tiles (needs tiles_x, tiles_y). */
 #define TILE_COORDS(tile)                                                                  \
   const int plane = (tile) / (tiles_x * tiles_y), tile_y = (tile) % (tiles_x * tiles_y) / tiles_x, \
@@ -203,40 +162,6 @@ INLINE void load_rows(GLOBAL const SRC_T* src, int src_offset, int src_step, int
 #define QRED QACC
 #define QRED_S QACC_S
 #define SQ_RED_OF SQ_OF
-#endif
-
-/* The totals of the warp's RPW rows from t[j], each lane's part of row j: lane `lane` ends with
- * the total of row WARP_ROW_OF(lane) in `total`. With shuffles and 8 rows, a transposing
- * reduction (4 + 2 + 1 + 1 + 1 shuffles, not 8 x 5): each step halves the rows a lane holds and
- * doubles the lanes they cover. */
-#if HAS_WARP_SHUFFLE && RPW == 8
-#define WARP_ROW_OF(l) (((l) >> 4 & 1) * 4 + ((l) >> 3 & 1) * 2 + ((l) >> 2 & 1))
-#define WARP_ROW_OWNER(l) (((l) & 3) == 0)
-#define WARP_ROW_TOTALS(S, ACC, t, total, slots)                                                    \
-  do {                                                                                              \
-    UNROLL                                                                                          \
-    for (int m_ = 4; m_ >= 1; m_ >>= 1) {                                                           \
-      const bool hi_ = (lane & (4 * m_)) != 0;                                                      \
-      UNROLL                                                                                        \
-      for (int k_ = 0; k_ < m_; ++k_) {                                                             \
-        const ACC give_ = hi_ ? t[k_] : t[k_ + m_], keep_ = hi_ ? t[k_ + m_] : t[k_];               \
-        t[k_] = keep_ + CAT(warp_shuffle_xor_, S)(give_, 4 * m_);                                   \
-      }                                                                                             \
-    }                                                                                               \
-    total = t[0] + CAT(warp_shuffle_xor_, S)(t[0], 2);                                              \
-    total += CAT(warp_shuffle_xor_, S)(total, 1);                                                   \
-  } while (0)
-#else
-#define WARP_ROW_OF(l) (l)
-#define WARP_ROW_OWNER(l) ((l) < RPW)
-#define WARP_ROW_TOTALS(S, ACC, t, total, slots)                                                    \
-  do {                                                                                              \
-    UNROLL                                                                                          \
-    for (int j_ = 0; j_ < RPW; ++j_) {                                                              \
-      const ACC total_ = CAT(warp_sum_, S)(t[j_], slots);                                           \
-      if (lane == j_) total = total_;                                                               \
-    }                                                                                               \
-  } while (0)
 #endif
 
 /* One quantity (RED/RED_S: the reduce phase's type, OF: a source value's quantity) of the warp's

@@ -32,6 +32,15 @@ IntegralImages run_plinth(const HostImage& src, bool sq, bool tilted, Depth sum_
   return out;
 }
 
+// The sum alone, into a poisoned view, by `options`.
+HostImage run_plinth_sum(const HostImage& src, Depth depth, const IntegralOptions& options) {
+  const DeviceImage d_src = upload_padded(src, 3, 2);
+  const int h = options.batch * (src.height() / options.batch + 1);
+  DeviceImage sum = poisoned_view(src.width() + 1, h, Format{depth, src.channels()}, 5, 1, 0xCD);
+  integral(queue(), d_src, sum, options).wait();
+  return queue().download(sum);
+}
+
 // --- Every depth combination OpenCV accepts, every channel count, sizes around the tiles ----
 
 struct Combo {
@@ -94,6 +103,53 @@ TEST(IntegralMethods, SixteenBitSourcesAndOrderFreeFloats) {
       EXPECT_TRUE(images_equal(from_mat(sq), got.sqsum)) << to_string(method) << " " << to_string(depth);
     }
   }
+}
+
+// resident computes the sum (or count) alone: padded views and aligned images, integer sources
+// into s32, u32 or f64, channels, batches, the count, and sizes around its blocks (128 columns by
+// 64 to 128 rows; 2100x2000 takes the 4-megapixel shape, WrapAroundKeepsEveryBoxSumExact the
+// 16-megapixel one).
+TEST(IntegralMethods, ResidentSumsMatchOpenCV) {
+  IntegralOptions options;
+  options.method = IntegralMethod::resident;
+  for (auto [w, h, cn] : {std::tuple{1, 1, 1}, {4, 1, 1}, {5, 9, 1}, {128, 128, 1}, {129, 129, 1}, {613, 601, 1},
+                          {1000, 333, 1}, {67, 45, 3}, {300, 70, 4}, {17000, 40, 1}, {100, 4500, 1}, {2100, 2000, 1}}) {
+    const HostImage src = random_image(w, h, Format{Depth::u8, cn}, static_cast<std::uint32_t>(w * 3 + h));
+    cv::Mat sum;
+    cv::integral(as_mat(src), sum, CV_32S);
+    EXPECT_TRUE(images_equal(from_mat(sum), run_plinth_sum(src, Depth::s32, options)))
+        << w << "x" << h << "x" << cn << " padded";
+    DeviceImage d_sum;
+    integral(queue(), queue().upload(src), d_sum, options).wait();
+    EXPECT_TRUE(images_equal(from_mat(sum), queue().download(d_sum))) << w << "x" << h << "x" << cn << " aligned";
+  }
+  for (Depth depth : {Depth::u8, Depth::u16, Depth::s16}) {  // f64 sums, exact in any order
+    const HostImage src = random_image(203, 77, Format{depth, 2}, 12);
+    cv::Mat sum;
+    cv::integral(as_mat(src), sum, CV_64F);
+    EXPECT_TRUE(images_equal(from_mat(sum), run_plinth_sum(src, Depth::f64, options))) << to_string(depth);
+  }
+  const int n = 3, w = 211, h = 97;
+  const HostImage stack = random_image(w, n * h, Format{Depth::u8, 1}, 41);
+  IntegralOptions batched = options;
+  batched.batch = n;
+  const HostImage got = run_plinth_sum(stack, Depth::u32, batched);
+  for (int i = 0; i < n; ++i) {
+    cv::Mat sum;
+    cv::integral(as_mat(stack.view(Rect{0, i * h, w, h})), sum, CV_32S);
+    const HostImage expected = from_mat(sum);
+    EXPECT_TRUE(images_equal(HostImage::wrap(expected.data(), w + 1, h + 1, Format{Depth::u32, 1},
+                                             expected.pitch()),
+                             got.view(Rect{0, i * (h + 1), w + 1, h + 1})))
+        << "batch image " << i;
+  }
+  const HostImage mask_src = random_image(157, 91, Format{Depth::u8, 1}, 31, 0, 3);
+  cv::Mat mask = (as_mat(mask_src) != 0) / 255, count;
+  cv::integral(mask, count, CV_32S);
+  EXPECT_TRUE(images_equal(from_mat(count), integral_count(queue(), mask_src, options)));
+  DeviceImage sq_too;
+  EXPECT_TRUE(throws_code([&] { DeviceImage s; integral(queue(), queue().upload(stack), s, sq_too, options); },
+                          ErrorCode::invalid_argument));
 }
 
 // --- Large images: 32-bit wrap-around, f32 rounding ---------------------------------------------

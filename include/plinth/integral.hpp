@@ -24,10 +24,12 @@ enum class IntegralMethod {
   blocked_scan,  // each work-item scans a run in registers and adds the totals of earlier runs
   single_pass,   // one kernel over tiles, joined by decoupled look-back along rows and columns
   tiled,         // one kernel: tiles reduced to aggregates, the aggregates scanned, then tiles written
+  resident,      // one kernel reading the source once: each block, kept in local memory, sums the aggregates of
+                 // the blocks above and to its left; one quantity (sum or count) with integer sums
 };
 
 std::string_view to_string(IntegralMethod method) noexcept;
-// Parses "auto", "row_column", "block_4x4", "blelloch", "blocked_scan", "single_pass" or "tiled".
+// Parses "auto", "row_column", "block_4x4", "blelloch", "blocked_scan", "single_pass", "tiled" or "resident".
 IntegralMethod parse_integral_method(std::string_view text);
 
 struct IntegralOptions {

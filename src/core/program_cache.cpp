@@ -101,6 +101,12 @@ void store(const fs::path& file, std::uint64_t key, std::span<const std::byte> b
 
 }  // namespace
 
+BuildOptions& BuildOptions::raw(std::string_view option) {
+  text_ += ' ';
+  text_ += option;
+  return *this;
+}
+
 BuildOptions& BuildOptions::define(std::string_view name) {
   text_ += " -D";
   text_ += name;

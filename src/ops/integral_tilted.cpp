@@ -1,5 +1,6 @@
 // The tilted (45 degree) integral. Order-free requests take `skewed` (kernels/integral_tilted_skewed.cl):
-// the source skewed both ways into one batch, the `tiled` integral of it, and a combine step;
+// the source skewed both ways into one batch, its integral (by `resident`, or `tiled` where that
+// does not fit), and a combine step;
 // order-sensitive ones (and those whose scratch would not fit) take OpenCV's own recurrence, one
 // work-group per plane walking the rows (kernels/integral.cl, integral_tilted_ordered), exact for
 // every depth.
@@ -37,8 +38,8 @@ Event launch_ordered(Queue& queue, const IntegralPlan& plan) {
   return Event(launch.run(range(group, static_cast<std::size_t>(planes)), range(group, 1)));
 }
 
-// Rows of scratch images are padded to 256 bytes, as DeviceImage's are (so that the tiled
-// integral takes its vector paths).
+// Rows of scratch images are padded to 256 bytes, as DeviceImage's are (so that the integral
+// takes its vector paths).
 std::uint64_t scratch_pitch(long long width, Format format) {
   return round_up(static_cast<std::size_t>(width) * format.pixel_size(), 256);
 }
@@ -90,8 +91,13 @@ Event launch_skewed(Queue& queue, const IntegralPlan& plan) {
   both.count = false;
   both.width = skew_width;
   both.batch = 2 * batch;
-  both.method = IntegralMethod::tiled;
-  launch_integral_tiled(queue, both);
+  if (integral_resident_fits(queue, both)) {
+    both.method = IntegralMethod::resident;
+    launch_integral_resident(queue, both);
+  } else {
+    both.method = IntegralMethod::tiled;
+    launch_integral_tiled(queue, both);
+  }
 
   Launch combine(queue, program, "integral_tilted_combine");
   combine.arg(w).arg(h).arg(c).arg(batch).image(sums).image(*plan.tilted);
