@@ -1,6 +1,7 @@
 // Benchmark cases of the integral op (include/plinth/integral.hpp): every method for the u8 sum
-// to s32 and to u32, the sum with its f64 squared sum (every method that computes both), the tilted and count integrals, and a
-// batch of 8 images in one call. A method that cannot do a request fails as an error row.
+// to s32 and to u32, the sum with its f64 squared sum (every method that computes both), the
+// tilted and count integrals, and a batch of 8 images in one call. A method that cannot do a
+// request fails as an error row.
 #include <array>
 #include <memory>
 

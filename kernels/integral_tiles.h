@@ -17,12 +17,12 @@
    : (DEPTH) == DEPTH_U64 ? (T)(ulong)(a)          \
                           : (T)(long)(a))
 
-/* The lane's 4 source elements of the warp's QUAD_ROWS rows from yw, zero outside the image; `whole`:
- * inside the image, one channel, aligned rows: vector loads without checks. Elsewhere every load
- * is unconditional too, from an address clamped into the image, and masked after, so that all of
- * a lane's loads are in flight at once: behind bounds checks NVIDIA's compiler issued them one at
- * a time and waited on each, and the tiles of a partial last row of tiles took several times as
- * long as the others, at the end of the launch (measured on the H100). */
+/* The lane's 4 source elements of the warp's QUAD_ROWS rows from yw, zero outside the image;
+ * `whole`: inside the image, one channel, aligned rows: vector loads without checks. Elsewhere
+ * every load is unconditional too, from an address clamped into the image, and masked after, so
+ * that all of a lane's loads are in flight at once: behind bounds checks NVIDIA's compiler issued
+ * them one at a time and waited on each, and the tiles of a partial last row of tiles took
+ * several times as long as the others, at the end of the launch (measured on the H100). */
 INLINE void load_rows(GLOBAL const SRC_T* src, int src_offset, int src_step, int width, int height, int channels,
                       int b, int c, int xb, int yw, bool whole, SRC_T4* raw) {
   GLOBAL const SRC_T* plane = src + src_offset + b * height * src_step;
@@ -51,8 +51,8 @@ INLINE void load_rows(GLOBAL const SRC_T* src, int src_offset, int src_step, int
   }
 }
 
-/* The totals of the warp's QUAD_ROWS rows from t[j], each lane's part of row j: lane `lane` ends with
- * the total of row WARP_ROW_OF(lane) in `total`. With shuffles and 8 rows, a transposing
+/* The totals of the warp's QUAD_ROWS rows from t[j], each lane's part of row j: lane `lane` ends
+ * with the total of row WARP_ROW_OF(lane) in `total`. With shuffles and 8 rows, a transposing
  * reduction (4 + 2 + 1 + 1 + 1 shuffles, not 8 x 5): each step halves the rows a lane holds and
  * doubles the lanes they cover. */
 #if HAS_WARP_SHUFFLE && QUAD_ROWS == 8
@@ -78,7 +78,7 @@ INLINE void load_rows(GLOBAL const SRC_T* src, int src_offset, int src_step, int
 #define WARP_ROW_TOTALS(S, ACC, t, total, slots)                                                    \
   do {                                                                                              \
     UNROLL                                                                                          \
-    for (int j_ = 0; j_ < QUAD_ROWS; ++j_) {                                                              \
+    for (int j_ = 0; j_ < QUAD_ROWS; ++j_) {                                                        \
       const ACC total_ = CAT(warp_sum_, S)(t[j_], slots);                                           \
       if (lane == j_) total = total_;                                                               \
     }                                                                                               \
