@@ -31,7 +31,8 @@ Event launch_integral_blocked_scan(Queue& queue, const IntegralPlan& plan);
 Event launch_integral_single_pass(Queue& queue, const IntegralPlan& plan);
 Event launch_integral_tiled(Queue& queue, const IntegralPlan& plan);
 Event launch_integral_resident(Queue& queue, const IntegralPlan& plan);
-// Whether resident takes the request: one quantity, order-free, its block within local memory.
+// Whether resident takes the request: one quantity, order-free, its block within local memory and
+// its work-group within the device's largest.
 bool integral_resident_fits(const Queue& queue, const IntegralPlan& plan);
 // The tilted output (every method shares it).
 Event launch_integral_tilted(Queue& queue, const IntegralPlan& plan);

@@ -48,8 +48,10 @@ bool integral_resident_fits(const Queue& queue, const IntegralPlan& plan) {
   if (!plan.sum || plan.sqsum || !plan.order_free) return false;
   const std::size_t element = depth_size(plan.src->depth());
   const ResidentShape shape = choose_shape(element, static_cast<long long>(plan.width) * plan.height);
-  const std::uint64_t local = queue.context().device().local_memory;
-  return local == 0 || local_bytes(shape, element, narrow(plan.sum_depth) ? 4 : 8) <= local;
+  const DeviceInfo& device = queue.context().device();
+  const std::size_t group = 32u * static_cast<std::size_t>(shape.warps);
+  if (device.max_work_group_size != 0 && group > device.max_work_group_size) return false;
+  return device.local_memory == 0 || local_bytes(shape, element, narrow(plan.sum_depth) ? 4 : 8) <= device.local_memory;
 }
 
 Event launch_integral_resident(Queue& queue, const IntegralPlan& plan) {
@@ -59,7 +61,7 @@ Event launch_integral_resident(Queue& queue, const IntegralPlan& plan) {
                 "the sum with its squared sum");
   }
   if (!integral_resident_fits(queue, plan)) {
-    throw Error(ErrorCode::out_of_range, "integral", "method", "resident's source block does not fit the device's local memory");
+    throw Error(ErrorCode::out_of_range, "integral", "method", "resident's block does not fit the device (local memory or work-group size)");
   }
   const DeviceImage& src = *plan.src;
   const bool one_channel = plan.channels == 1;
