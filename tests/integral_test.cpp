@@ -147,8 +147,10 @@ TEST(IntegralMethods, ResidentSumsMatchOpenCV) {
   cv::Mat mask = (as_mat(mask_src) != 0) / 255, count;
   cv::integral(mask, count, CV_32S);
   EXPECT_TRUE(images_equal(from_mat(count), integral_count(queue(), mask_src, options)));
-  DeviceImage sq_too;
-  EXPECT_TRUE(throws_code([&] { DeviceImage s; integral(queue(), queue().upload(stack), s, sq_too, options); },
+  // A squared sum is tiled's: resident refuses it before anything is enqueued, tilted included.
+  const DeviceImage d_stack = queue().upload(stack);
+  EXPECT_TRUE(throws_code([&] { DeviceImage s, sq; integral(queue(), d_stack, s, sq, options); }, ErrorCode::invalid_argument));
+  EXPECT_TRUE(throws_code([&] { DeviceImage s, sq, t; integral(queue(), d_stack, s, sq, t, options); },
                           ErrorCode::invalid_argument));
 }
 

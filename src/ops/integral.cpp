@@ -132,16 +132,14 @@ IntegralPlan make_plan(Queue& queue, const DeviceImage& src, const IntegralOutpu
     // Measured on the H100 (docs/integral.md): resident, which reads the source once, is the fastest
     // for one order-free quantity from 640x480 to 7680x4320 (tied for a batch of eight 1920x1080
     // images); tiled, for the sum with its squared sum.
-    if (!plan.order_free) {
-      plan.method = IntegralMethod::row_column;
-    } else {
-      plan.method = detail::integral_resident_fits(queue, plan) ? IntegralMethod::resident : IntegralMethod::tiled;
-    }
+    plan.method = plan.order_free ? detail::fastest_order_free_method(queue, plan) : IntegralMethod::row_column;
   } else if (!plan.order_free && plan.method != IntegralMethod::row_column) {
     throw Error(ErrorCode::invalid_argument, kOp, "method",
                 std::string(to_string(plan.method)) +
                     " adds in its own order, but these float sums round, and only OpenCV's order (row_column, "
                     "which automatic picks) reproduces OpenCV's result");
+  } else if (plan.method == IntegralMethod::resident && (plan.sum || plan.sqsum)) {
+    detail::check_integral_resident(queue, plan);  // before anything is enqueued
   }
   return plan;
 }

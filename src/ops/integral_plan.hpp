@@ -32,8 +32,11 @@ Event launch_integral_single_pass(Queue& queue, const IntegralPlan& plan);
 Event launch_integral_tiled(Queue& queue, const IntegralPlan& plan);
 Event launch_integral_resident(Queue& queue, const IntegralPlan& plan);
 // Whether resident takes the request: one quantity, order-free, its block within local memory and
-// its work-group within the device's largest.
+// its work-group within the device's largest; check_... throws the reason where it does not.
 bool integral_resident_fits(const Queue& queue, const IntegralPlan& plan);
+void check_integral_resident(const Queue& queue, const IntegralPlan& plan);
+// The fastest method for an order-free plan: resident where it fits, else tiled.
+IntegralMethod fastest_order_free_method(const Queue& queue, const IntegralPlan& plan);
 // The tilted output (every method shares it).
 Event launch_integral_tilted(Queue& queue, const IntegralPlan& plan);
 

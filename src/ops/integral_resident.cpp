@@ -54,15 +54,24 @@ bool integral_resident_fits(const Queue& queue, const IntegralPlan& plan) {
   return device.local_memory == 0 || local_bytes(shape, element, narrow(plan.sum_depth) ? 4 : 8) <= device.local_memory;
 }
 
-Event launch_integral_resident(Queue& queue, const IntegralPlan& plan) {
-  if (!plan.sum || plan.sqsum || !plan.order_free) {
+IntegralMethod fastest_order_free_method(const Queue& queue, const IntegralPlan& plan) {
+  return integral_resident_fits(queue, plan) ? IntegralMethod::resident : IntegralMethod::tiled;
+}
+
+void check_integral_resident(const Queue& queue, const IntegralPlan& plan) {
+  if (!plan.sum || plan.sqsum) {
     throw Error(ErrorCode::invalid_argument, "integral", "method",
-                "resident computes one quantity, the sum or the count, with integer (order-free) sums; tiled computes "
-                "the sum with its squared sum");
+                "resident computes one quantity, the sum or the count; tiled (which automatic picks) computes the sum "
+                "with its squared sum");
   }
   if (!integral_resident_fits(queue, plan)) {
-    throw Error(ErrorCode::out_of_range, "integral", "method", "resident's block does not fit the device (local memory or work-group size)");
+    throw Error(ErrorCode::out_of_range, "integral", "method",
+                "resident's block does not fit the device (local memory or work-group size); tiled does");
   }
+}
+
+Event launch_integral_resident(Queue& queue, const IntegralPlan& plan) {
+  check_integral_resident(queue, plan);
   const DeviceImage& src = *plan.src;
   const bool one_channel = plan.channels == 1;
   const bool wide = !narrow(plan.sum_depth);

@@ -91,11 +91,10 @@ Event launch_skewed(Queue& queue, const IntegralPlan& plan) {
   both.count = false;
   both.width = skew_width;
   both.batch = 2 * batch;
-  if (integral_resident_fits(queue, both)) {
-    both.method = IntegralMethod::resident;
+  both.method = fastest_order_free_method(queue, both);
+  if (both.method == IntegralMethod::resident) {
     launch_integral_resident(queue, both);
   } else {
-    both.method = IntegralMethod::tiled;
     launch_integral_tiled(queue, both);
   }
 
