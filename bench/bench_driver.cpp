@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "bench_report.hpp"
+#include "plinth/arithm.hpp"
 
 #ifndef PLINTH_BENCH_PEERS
 #define PLINTH_BENCH_PEERS "none"
@@ -165,6 +166,28 @@ CopyResult measure_copy(Context& context, Queue& queue, const DriverOptions& opt
   return r;
 }
 
+// The command floor: a 1x1 u8 -> s32 conversion, timed like the copy.
+FloorResult measure_floor(Context& context, Queue& queue, const DriverOptions& options) {
+  FloorResult r;
+  try {
+    DeviceImage src(context, 1, 1, Format{Depth::u8, 1});
+    DeviceImage dst(context, 1, 1, Format{Depth::s32, 1});
+    queue.fill_bytes(src, 0x5a);
+    queue.finish();
+    const int warm = std::min(options.warmup, 3);
+    const int count = std::clamp(options.runs, 5, 50);
+    std::vector<Event> events;
+    for (int i = 0; i < warm + count; ++i) events.push_back(convert_to(queue, src, dst, Depth::s32));
+    queue.finish();
+    std::vector<double> times;
+    for (std::size_t i = static_cast<std::size_t>(warm); i < events.size(); ++i) times.push_back(events[i].elapsed_us());
+    r.stats = summarize(std::move(times));
+  } catch (const std::exception& e) {
+    r.error = what_of(e);
+  }
+  return r;
+}
+
 std::vector<std::string> selected_ops(const DriverOptions& options) {
   const std::vector<std::string> known = registered_ops();
   if (options.ops.empty()) return known;
@@ -226,6 +249,7 @@ void run_benchmark(Context& context, Queue& queue, const DriverOptions& options,
 
   log << "bench: " << report.device.name << " [" << report.device.platform << "], copy bandwidth..." << std::endl;
   report.copy_before = measure_copy(context, queue, options);
+  report.floor = measure_floor(context, queue, options);
 
   for (const Size size : options.sizes) {
     Settings settings;

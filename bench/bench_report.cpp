@@ -104,6 +104,12 @@ void write_table(const Report& report, std::ostream& out) {
   } else {
     out << "device copy failed: " << report.copy_before.error << '\n';
   }
+  if (report.floor.error.empty()) {
+    out << "command floor (a 1x1 u8 -> s32 conversion, one work-item): " << format("%.2f", report.floor.stats.median)
+        << " us median, " << format("%.2f", report.floor.stats.min) << " min\n";
+  } else {
+    out << "command floor failed: " << report.floor.error << '\n';
+  }
   out << "peers built in: " << report.peers_built << '\n';
 
   std::vector<std::string> notes;
@@ -194,6 +200,9 @@ void write_json(const Report& report, std::ostream& out) {
                          {"timing", "device events; median of the timed runs; inputs rotated over the input sets"}};
   doc["peers_built"] = report.peers_built;
   doc["copy"] = Json{{"before", copy_json(report.copy_before)}, {"after", copy_json(report.copy_after)}};
+  doc["command_floor"] = report.floor.error.empty()
+                             ? Json{{"what", "1x1 u8 -> s32 conversion"}, {"stats", stats_json(report.floor.stats)}}
+                             : Json{{"what", "1x1 u8 -> s32 conversion"}, {"error", report.floor.error}};
   const double copy_gbps = report.copy_before.gb_per_s();
   Json cases = Json::array();
   for (const CaseResult& r : report.cases) {

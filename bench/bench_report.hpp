@@ -36,6 +36,12 @@ struct CopyResult {
   double gb_per_s() const { return stats.median > 0 ? 2 * bytes / (stats.median * 1e3) : 0; }
 };
 
+// The least time any command takes by its events: the conversion of a 1x1 image (one work-item).
+struct FloorResult {
+  Stats stats;
+  std::string error;
+};
+
 struct Report {
   DeviceInfo device;
   std::string date;      // UTC, ISO 8601
@@ -44,6 +50,7 @@ struct Report {
   DriverOptions options;
   std::vector<int> input_sets;  // per size
   CopyResult copy_before, copy_after;
+  FloorResult floor;
   std::vector<CaseResult> cases;
 };
 

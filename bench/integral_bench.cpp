@@ -1,12 +1,15 @@
 // Benchmark cases of the integral op (include/plinth/integral.hpp): every method for the u8 sum
 // to s32 and to u32, the sum with its f64 squared sum (every method that computes both), the
 // tilted and count integrals, and a batch of 8 images in one call. A method that cannot do a
-// request fails as an error row.
+// request fails as an error row. A reference row goes with the u8 -> s32 sum: a plain u8 -> s32
+// conversion of the same source (the same 5 bytes a pixel with no scan: about the best any single
+// pass can do).
 #include <array>
 #include <memory>
 
 #include "bench_support.hpp"
 #include "integral_configs.hpp"
+#include "plinth/arithm.hpp"
 
 namespace plinth::bench {
 namespace {
@@ -22,6 +25,7 @@ constexpr std::array kMethods = {IntegralMethod::automatic,   IntegralMethod::ro
 struct Buffers {
   std::vector<DeviceImage> src, sum_s32, sum_u32, sqsum_f64;
   std::vector<DeviceImage> batch_src, batch_s32;
+  std::vector<DeviceImage> converted;  // W x H views of sum_s32, for the conversion bound
 };
 
 Size integral_size(Size s, int images = 1) { return {s.width + 1, images * (s.height + 1)}; }
@@ -61,6 +65,15 @@ std::vector<Case> make_cases(Env& env) {
       o.method = m;
       return integral(*queue, b->src[s], b->sum_s32[s], o);
     });
+  }
+  {
+    for (const DeviceImage& out : b->sum_s32) b->converted.push_back(out.view(Rect{0, 0, size.width, size.height}));
+    Case* bound = add(IntegralMethod::automatic, cfg::sum_s32, 4, [=](int s) {
+      return convert_to(*queue, b->src[s], b->converted[s], Depth::s32);
+    });
+    bound->variant = "bound: convert";
+    bound->bytes = image_bytes(size, {Depth::u8, 1}) + image_bytes(size, {Depth::s32, 1});
+    bound->note = "a u8 -> s32 conversion of the same source, no scan";
   }
   for (IntegralMethod m : kMethods) {
     add(m, cfg::sum_u32, 4, [=](int s) {

@@ -67,6 +67,9 @@ def main():
             print(f"    command: {doc['command']}")
         if copy_gbps(doc):
             print(f"    device copy: {copy_gbps(doc):.1f} GB/s (read + write)")
+        floor = ((doc.get("command_floor") or {}).get("stats") or {}).get("median_us")
+        if floor:
+            print(f"    command floor ({doc['command_floor'].get('what', '?')}): {floor:.2f} us")
         if doc.get("skipped"):
             print(f"    skipped for time: {', '.join(doc['skipped'])}")
     if ceiling:
