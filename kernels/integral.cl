@@ -413,7 +413,7 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_single_pass(
 
   const int lid = LOCAL_ID(0);
   const int lane = lid & 31, warp = lid >> 5;
-  if (lid == 0) tile_ticket = ATOMIC_INC(counter) - ticket_base;
+  if (lid == 0) tile_ticket = TAKE_TICKET(counter, ticket_base);
   BARRIER_LOCAL();
   const int tiles_per_plane = tiles_x * tiles_y;
   const int ticket = (int)tile_ticket;

@@ -180,7 +180,7 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_resident(int width, int height
   LOCAL SACC col_parts[COL_PARTS][TW];
   LOCAL SACC slots[GROUP];
   LOCAL SACC warp_totals[NW];
-  if (lid == 0) ticket_of_group = (int)(ATOMIC_INC(sync) - ticket_base);
+  if (lid == 0) ticket_of_group = (int)TAKE_TICKET(sync, ticket_base);
   BARRIER_LOCAL();
   const int ticket = ticket_of_group;
   const int blocks = blocks_x * blocks_y;

@@ -526,7 +526,7 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_tiled(int width, int height, i
 #if HAS_SQ
   TILED_LOCALS(q, QACC, QRED);
 #endif
-  if (lid == 0) ticket_of_group = (int)(ATOMIC_INC(sync) - ticket_base);
+  if (lid == 0) ticket_of_group = (int)TAKE_TICKET(sync, ticket_base);
   BARRIER_LOCAL();
   const int tiles = tiles_x * tiles_y, scans = scan_groups(planes, tiles_x, tiles_y);
   int ticket = ticket_of_group;

@@ -51,6 +51,18 @@
 #else
 #define SPIN_PAUSE(ns) ((void)(ns))
 #endif
+/* A work-group's ticket, for single-pass kernels whose work-groups wait on those with earlier
+ * tickets: an order in which every earlier work-group has already started, so that no wait can
+ * outlast the launch. NVIDIA GPUs start the work-groups of a 1-D launch in increasing id order
+ * (NVIDIA's CUB single-pass scans take blockIdx.x as the tile for that reason), so there the id
+ * serves, at no cost (the atomic took 2 us of the 3840x2160 integral on the H100); elsewhere an
+ * atomic counter at `counter` hands out tickets in the order work-groups really start, less the
+ * launch's `base`. 1-D launches only. */
+#if defined(PLINTH_NVIDIA)
+#define TAKE_TICKET(counter, base) ((uint)get_group_id(0))
+#else
+#define TAKE_TICKET(counter, base) (atomic_inc(counter) - (base))
+#endif
 #define ATOMIC_ADD(p, v) atomic_add((p), (v))
 #define ATOMIC_INC(p) atomic_inc(p)
 #define ATOMIC_XCHG(p, v) atomic_xchg((p), (v))
