@@ -5,6 +5,7 @@
 #include <cstring>
 #include <tuple>
 
+#include "ops/integral_plan.hpp"
 #include "support/test_support.hpp"
 
 namespace plinth::test {
@@ -107,8 +108,7 @@ TEST(IntegralMethods, SixteenBitSourcesAndOrderFreeFloats) {
 
 // resident computes the sum (or count) alone: padded views and aligned images, integer sources
 // into s32, u32 or f64, channels, batches, the count, and sizes around its blocks (128 columns by
-// 64 to 128 rows; 2100x2000 takes the 4-megapixel shape, WrapAroundKeepsEveryBoxSumExact the
-// 16-megapixel one).
+// 64 to 128 rows; ResidentTakesEveryBlockShape makes sure each shape runs).
 TEST(IntegralMethods, ResidentSumsMatchOpenCV) {
   IntegralOptions options;
   options.method = IntegralMethod::resident;
@@ -152,6 +152,28 @@ TEST(IntegralMethods, ResidentSumsMatchOpenCV) {
   EXPECT_TRUE(throws_code([&] { DeviceImage s, sq; integral(queue(), d_stack, s, sq, options); }, ErrorCode::invalid_argument));
   EXPECT_TRUE(throws_code([&] { DeviceImage s, sq, t; integral(queue(), d_stack, s, sq, t, options); },
                           ErrorCode::invalid_argument));
+}
+
+// resident's three u8 block shapes (detail::resident_shape), each at a size that takes it on this
+// device: 64-row blocks all at once, 128-row blocks of 8 warps all at once, and more blocks than
+// that (4 warps), three columns of blocks and a partial last row of them.
+TEST(IntegralMethods, ResidentTakesEveryBlockShape) {
+  const unsigned units = queue().context().device().compute_units;
+  const int at_once = 4 * static_cast<int>(std::max(units, 1u)), rows = at_once / 3;
+  IntegralOptions options;
+  options.method = IntegralMethod::resident;
+  for (auto [h, warps, rows_per_warp] : {std::tuple{64 - 37, 8, 8}, {128 * rows - 37, 8, 16}, {128 * (rows + 1) - 37, 4, 32}}) {
+    const int w = 300;
+    const detail::ResidentShape shape = detail::resident_shape(1, 1, w, h, units);
+    ASSERT_EQ(shape.warps, warps) << w << "x" << h;
+    ASSERT_EQ(shape.rows_per_warp, rows_per_warp) << w << "x" << h;
+    const HostImage src = random_image(w, h, Format{Depth::u8, 1}, static_cast<std::uint32_t>(h));
+    cv::Mat sum;
+    cv::integral(as_mat(src), sum, CV_32S);
+    DeviceImage d_sum;
+    integral(queue(), queue().upload(src), d_sum, options).wait();
+    EXPECT_TRUE(images_equal(from_mat(sum), queue().download(d_sum))) << w << "x" << h;
+  }
 }
 
 // --- Large images: 32-bit wrap-around, f32 rounding ---------------------------------------------

@@ -35,6 +35,17 @@ Event launch_integral_resident(Queue& queue, const IntegralPlan& plan);
 // its work-group within the device's largest; check_... throws the reason where it does not.
 bool integral_resident_fits(const Queue& queue, const IntegralPlan& plan);
 void check_integral_resident(const Queue& queue, const IntegralPlan& plan);
+// resident's block shape: blocks of 128 columns by warps * rows_per_warp rows of one plane, a
+// work-group of `warps` warps each. For u8 sources the smallest blocks that all fit the device at
+// once (64 rows, else 128 rows, in 8 warps, reckoning 4 such work-groups per compute unit), and
+// where neither does 128 rows in 4 warps, held to 64 registers on NVIDIA (8 work-groups per SM).
+// Wider sources: 64 rows (2-byte elements) or 32 in 4 warps, the block within 32 KiB.
+struct ResidentShape {
+  int warps = 8;
+  int rows_per_warp = 16;
+  bool limit_registers = false;
+};
+ResidentShape resident_shape(std::size_t element_size, long long planes, int width, int height, unsigned compute_units);
 // The fastest method for an order-free plan: resident where it fits, else tiled.
 IntegralMethod fastest_order_free_method(const Queue& queue, const IntegralPlan& plan);
 // The tilted output (every method shares it).

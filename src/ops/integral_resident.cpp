@@ -2,6 +2,8 @@
 // keep their block of the source in local memory, publish its aggregates, wait for those of the
 // blocks above and to the left, and write the block: the source is read once. Order-free requests
 // for one quantity, the sum or the count.
+#include <algorithm>
+
 #include "core/launch.hpp"
 #include "ops/integral_plan.hpp"
 #include "plinth/error.hpp"
@@ -13,22 +15,9 @@ namespace {
 // work-group of `warps` warps per block, the block's source in local memory.
 constexpr int kTileW = 128;
 
-struct ResidentShape {
-  int warps = 8;
-  int rows_per_warp = 16;
-  bool limit_registers = false;  // NVIDIA: at most 64 registers, 8 work-groups of 128 per SM
-};
-
-// Measured on the H100 for u8 sources (docs/integral.md): blocks of 64 rows in work-groups of 8
-// warps at 1920x1080 and below, of 128 rows in 8 warps at 3840x2160, of 128 rows in 4 warps capped
-// at 64 registers at 7680x4320; the thresholds between those sizes are not measured. Wider
-// elements take fewer rows, so that the source block stays within 32 KiB.
-ResidentShape choose_shape(std::size_t element_size, long long pixels) {
-  if (element_size > 1) return {4, element_size == 2 ? 16 : 8, false};
-  if (pixels < (4ll << 20)) return {8, 8, false};
-  if (pixels < (16ll << 20)) return {8, 16, false};
-  return {4, 32, true};
-}
+// Work-groups of 8 warps (at most 64 registers each) that an NVIDIA SM holds at once: 65536
+// registers / (256 * 64).
+constexpr long long kEightWarpGroupsPerUnit = 4;
 
 std::size_t local_bytes(const ResidentShape& shape, std::size_t element_size, std::size_t accumulator) {
   const std::size_t rows = static_cast<std::size_t>(shape.warps) * shape.rows_per_warp, group = 32u * shape.warps;
@@ -42,12 +31,30 @@ bool narrow(Depth d) { return d == Depth::s32 || d == Depth::u32; }
 
 bool quad_aligned(const DeviceImage& image) { return image.offset_elements() % 4 == 0 && image.pitch_elements() % 4 == 0; }
 
+ResidentShape plan_shape(const Queue& queue, const IntegralPlan& plan) {
+  return resident_shape(depth_size(plan.src->depth()), static_cast<long long>(plan.channels) * plan.batch, plan.width,
+                        plan.height, queue.context().device().compute_units);
+}
+
 }  // namespace
+
+// Measured on the H100 with u8 sources (docs/integral.md): blocks of 64 rows are the fastest
+// while all of them fit at once (1920x1080, 2560x1440), then blocks of 128 rows in 8 warps while
+// those do (2880x1620 to 3840x2160), then 128 rows in 4 warps, 8 work-groups per SM (4096x3072
+// and up; slower wherever the 8-warp blocks fit at once: 3840x2160 25.8 against 23.6 us).
+ResidentShape resident_shape(std::size_t element_size, long long planes, int width, int height, unsigned compute_units) {
+  if (element_size > 1) return {4, element_size == 2 ? 16 : 8, false};
+  const long long at_once = kEightWarpGroupsPerUnit * std::max<long long>(compute_units, 1);
+  const auto blocks = [&](int rows) { return planes * ((width + kTileW - 1) / kTileW) * ((height + rows - 1) / rows); };
+  if (blocks(64) <= at_once) return {8, 8, false};
+  if (blocks(128) <= at_once) return {8, 16, false};
+  return {4, 32, true};
+}
 
 bool integral_resident_fits(const Queue& queue, const IntegralPlan& plan) {
   if (!plan.sum || plan.sqsum || !plan.order_free) return false;
   const std::size_t element = depth_size(plan.src->depth());
-  const ResidentShape shape = choose_shape(element, static_cast<long long>(plan.width) * plan.height);
+  const ResidentShape shape = plan_shape(queue, plan);
   const DeviceInfo& device = queue.context().device();
   const std::size_t group = 32u * static_cast<std::size_t>(shape.warps);
   if (device.max_work_group_size != 0 && group > device.max_work_group_size) return false;
@@ -75,7 +82,7 @@ Event launch_integral_resident(Queue& queue, const IntegralPlan& plan) {
   const DeviceImage& src = *plan.src;
   const bool one_channel = plan.channels == 1;
   const bool wide = !narrow(plan.sum_depth);
-  const ResidentShape shape = choose_shape(depth_size(src.depth()), static_cast<long long>(plan.width) * plan.height);
+  const ResidentShape shape = plan_shape(queue, plan);
 
   BuildOptions options = integral_build_options(plan);
   options.define("SACC", wide ? "ulong" : "uint").define("SACC_S", wide ? "u64" : "u32");
