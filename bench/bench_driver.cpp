@@ -8,6 +8,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <utility>
 
@@ -140,6 +141,19 @@ class CaseTimer {
   const Settings& settings_;
 };
 
+// The median of a few back-to-back commands after a short warm-up (at most 3 of the warm-up
+// runs asked for; the timed runs clamped to [5, max_runs]), by their events.
+Stats time_command(Queue& queue, const DriverOptions& options, int max_runs, const std::function<Event()>& enqueue) {
+  const int warm = std::min(options.warmup, 3);
+  const int count = std::clamp(options.runs, 5, max_runs);
+  std::vector<Event> events;
+  for (int i = 0; i < warm + count; ++i) events.push_back(enqueue());
+  queue.finish();
+  std::vector<double> times;
+  for (std::size_t i = static_cast<std::size_t>(warm); i < events.size(); ++i) times.push_back(events[i].elapsed_us());
+  return summarize(std::move(times));
+}
+
 CopyResult measure_copy(Context& context, Queue& queue, const DriverOptions& options) {
   CopyResult r;
   try {
@@ -152,21 +166,14 @@ CopyResult measure_copy(Context& context, Queue& queue, const DriverOptions& opt
     DeviceImage dst(context, 1 << 14, rows, Format{Depth::u8, 1});
     queue.fill_bytes(src, 0x5a);
     queue.finish();
-    const int warm = std::min(options.warmup, 3);
-    const int count = std::clamp(options.runs, 5, 20);
-    std::vector<Event> events;
-    for (int i = 0; i < warm + count; ++i) events.push_back(queue.copy(src, dst));
-    queue.finish();
-    std::vector<double> times;
-    for (std::size_t i = static_cast<std::size_t>(warm); i < events.size(); ++i) times.push_back(events[i].elapsed_us());
-    r.stats = summarize(std::move(times));
+    r.stats = time_command(queue, options, 20, [&] { return queue.copy(src, dst); });
   } catch (const std::exception& e) {
     r.error = what_of(e);
   }
   return r;
 }
 
-// The command floor: a 1x1 u8 -> s32 conversion, timed like the copy.
+// The command floor: a 1x1 u8 -> s32 conversion (one work-item).
 FloorResult measure_floor(Context& context, Queue& queue, const DriverOptions& options) {
   FloorResult r;
   try {
@@ -174,14 +181,7 @@ FloorResult measure_floor(Context& context, Queue& queue, const DriverOptions& o
     DeviceImage dst(context, 1, 1, Format{Depth::s32, 1});
     queue.fill_bytes(src, 0x5a);
     queue.finish();
-    const int warm = std::min(options.warmup, 3);
-    const int count = std::clamp(options.runs, 5, 50);
-    std::vector<Event> events;
-    for (int i = 0; i < warm + count; ++i) events.push_back(convert_to(queue, src, dst, Depth::s32));
-    queue.finish();
-    std::vector<double> times;
-    for (std::size_t i = static_cast<std::size_t>(warm); i < events.size(); ++i) times.push_back(events[i].elapsed_us());
-    r.stats = summarize(std::move(times));
+    r.stats = time_command(queue, options, 50, [&] { return convert_to(queue, src, dst, Depth::s32); });
   } catch (const std::exception& e) {
     r.error = what_of(e);
   }

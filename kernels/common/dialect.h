@@ -59,9 +59,9 @@
  * elsewhere an atomic counter at `counter` hands out tickets in the order work-groups really
  * start, less the launch's `base`. 1-D launches only. */
 #if defined(PLINTH_NVIDIA)
-#define TAKE_TICKET(counter, base) ((uint)get_group_id(0))
+#define TAKE_TICKET(counter, base) ((uint)GROUP_ID(0))
 #else
-#define TAKE_TICKET(counter, base) (atomic_inc(counter) - (base))
+#define TAKE_TICKET(counter, base) (ATOMIC_INC(counter) - (base))
 #endif
 #define ATOMIC_ADD(p, v) atomic_add((p), (v))
 #define ATOMIC_INC(p) atomic_inc(p)
