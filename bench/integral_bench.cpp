@@ -47,10 +47,10 @@ std::vector<Case> make_cases(Env& env) {
   Queue* queue = &env.queue;
 
   std::vector<Case> cases;
-  auto add = [&](IntegralMethod method, const char* config, double out_bytes, std::function<Event(int)> run) {
+  auto add = [&](std::string_view variant, const char* config, double out_bytes, std::function<Event(int)> run) {
     Case c;
     c.op = "integral";
-    c.variant = std::string(to_string(method));
+    c.variant = std::string(variant);
     c.config = config;
     c.size = size;
     c.bytes = cfg::bytes(size, out_bytes);
@@ -60,7 +60,7 @@ std::vector<Case> make_cases(Env& env) {
   };
 
   for (IntegralMethod m : kMethods) {
-    add(m, cfg::sum_s32, 4, [=](int s) {
+    add(to_string(m), cfg::sum_s32, 4, [=](int s) {
       IntegralOptions o;
       o.method = m;
       return integral(*queue, b->src[s], b->sum_s32[s], o);
@@ -68,15 +68,14 @@ std::vector<Case> make_cases(Env& env) {
   }
   {
     for (const DeviceImage& out : b->sum_s32) b->converted.push_back(out.view(Rect{0, 0, size.width, size.height}));
-    Case* bound = add(IntegralMethod::automatic, cfg::sum_s32, 4, [=](int s) {
+    Case* bound = add("bound: convert", cfg::sum_s32, 4, [=](int s) {
       return convert_to(*queue, b->src[s], b->converted[s], Depth::s32);
     });
-    bound->variant = "bound: convert";
     bound->bytes = image_bytes(size, {Depth::u8, 1}) + image_bytes(size, {Depth::s32, 1});
     bound->note = "a u8 -> s32 conversion of the same source, no scan";
   }
   for (IntegralMethod m : kMethods) {
-    add(m, cfg::sum_u32, 4, [=](int s) {
+    add(to_string(m), cfg::sum_u32, 4, [=](int s) {
       IntegralOptions o;
       o.method = m;
       return integral(*queue, b->src[s], b->sum_u32[s], o);
@@ -84,21 +83,21 @@ std::vector<Case> make_cases(Env& env) {
   }
   for (IntegralMethod m : kMethods) {
     if (m == IntegralMethod::resident) continue;  // one quantity only (include/plinth/integral.hpp)
-    add(m, cfg::sum_sqsum, 4 + 8, [=](int s) {
+    add(to_string(m), cfg::sum_sqsum, 4 + 8, [=](int s) {
       IntegralOptions o;
       o.method = m;
       return integral(*queue, b->src[s], b->sum_s32[s], b->sqsum_f64[s], o);
     });
   }
-  add(IntegralMethod::automatic, cfg::tilted, 4, [=](int s) {
+  add(to_string(IntegralMethod::automatic), cfg::tilted, 4, [=](int s) {
     return integral(*queue, b->src[s], IntegralOutputs{nullptr, nullptr, &b->sum_s32[s]}, IntegralOptions{});
   });
-  add(IntegralMethod::automatic, cfg::count, 4, [=](int s) {
+  add(to_string(IntegralMethod::automatic), cfg::count, 4, [=](int s) {
     return integral_count(*queue, b->src[s], b->sum_s32[s], IntegralOptions{});
   });
   if (batched) {
     for (IntegralMethod m : kMethods) {
-      Case* c = add(m, cfg::batch, 4, [=](int s) {
+      Case* c = add(to_string(m), cfg::batch, 4, [=](int s) {
         IntegralOptions o;
         o.method = m;
         o.batch = cfg::batch_images;

@@ -25,7 +25,7 @@ enum class IntegralMethod {
   single_pass,   // one kernel over tiles, joined by decoupled look-back along rows and columns
   tiled,         // one kernel: tiles reduced to aggregates, the aggregates scanned, then tiles written
   resident,      // one kernel reading the source once: each block, kept in local memory, sums the aggregates of
-                 // the blocks above and to its left; one quantity (sum or count) with integer sums
+                 // the blocks above and to its left; one quantity: the sum of an integer source, or the count
 };
 
 std::string_view to_string(IntegralMethod method) noexcept;

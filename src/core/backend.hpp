@@ -103,6 +103,9 @@ class Device {
                                          std::string_view label) = 0;
   // Loads a binary from the on-disk cache; nullptr if the device rejects it.
   virtual std::shared_ptr<Program> load_binary(std::span<const std::byte> binary, std::string_view options) = 0;
+  // The compiler option that holds a kernel to `registers` registers per work-item, where the
+  // device's compiler has one (NVIDIA's); "" elsewhere.
+  virtual std::string register_limit_option(int registers) const = 0;
   virtual std::unique_ptr<QueueImpl> create_queue() = 0;
   virtual std::unique_ptr<QueueImpl> wrap_queue(void* native) = 0;
   virtual void* native_context() const = 0;

@@ -102,6 +102,7 @@ void store(const fs::path& file, std::uint64_t key, std::span<const std::byte> b
 }  // namespace
 
 BuildOptions& BuildOptions::raw(std::string_view option) {
+  if (option.empty()) return *this;
   text_ += ' ';
   text_ += option;
   return *this;

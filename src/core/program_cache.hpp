@@ -20,7 +20,7 @@ class BuildOptions {
   BuildOptions& define(std::string_view name, Depth depth);  // the OpenCL C type name
   // NAME_T=<type name> and NAME_DEPTH=<code of kernels/common/types.h>, e.g. SRC_T=uchar SRC_DEPTH=0.
   BuildOptions& define_depth(std::string_view name, Depth depth);
-  // A compiler option as it is, e.g. a vendor's "-cl-nv-maxrregcount=64".
+  // A compiler option as it is, e.g. Device::register_limit_option's; nothing if empty.
   BuildOptions& raw(std::string_view option);
   const std::string& str() const { return text_; }
 

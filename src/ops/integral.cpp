@@ -130,8 +130,8 @@ IntegralPlan make_plan(Queue& queue, const DeviceImage& src, const IntegralOutpu
   plan.method = options.method;
   if (plan.method == IntegralMethod::automatic) {
     // Measured on the H100 (docs/integral.md): resident, which reads the source once, is the fastest
-    // for one order-free quantity from 640x480 to 7680x4320 (tied for a batch of eight 1920x1080
-    // images); tiled, for the sum with its squared sum.
+    // for one order-free quantity from 640x480 to 7680x4320 and for batches; tiled, for the sum
+    // with its squared sum.
     plan.method = plan.order_free ? detail::fastest_order_free_method(queue, plan) : IntegralMethod::row_column;
   } else if (!plan.order_free && plan.method != IntegralMethod::row_column) {
     throw Error(ErrorCode::invalid_argument, kOp, "method",

@@ -38,7 +38,8 @@ void check_integral_resident(const Queue& queue, const IntegralPlan& plan);
 // resident's block shape: blocks of 128 columns by warps * rows_per_warp rows of one plane, a
 // work-group of `warps` warps each. For u8 sources the smallest blocks that all fit the device at
 // once (64 rows, else 128 rows, in 8 warps, reckoning 4 such work-groups per compute unit), and
-// where neither does 128 rows in 4 warps, held to 64 registers on NVIDIA (8 work-groups per SM).
+// where neither does 128 rows in 4 warps, held to 64 registers where the compiler allows it
+// (NVIDIA's: then 8 work-groups per SM).
 // Wider sources: 64 rows (2-byte elements) or 32 in 4 warps, the block within 32 KiB.
 struct ResidentShape {
   int warps = 8;

@@ -89,9 +89,7 @@ Event launch_integral_resident(Queue& queue, const IntegralPlan& plan) {
   options.define("NW", shape.warps).define("WR", shape.rows_per_warp);
   options.define("SRC_VEC_OK", one_channel && quad_aligned(src) ? 1 : 0)
       .define("OUT_VEC_OK", one_channel && quad_aligned(*plan.sum) ? 1 : 0);
-  if (shape.limit_registers && queue.context().device().platform.find("NVIDIA") != std::string::npos) {
-    options.raw("-cl-nv-maxrregcount=64");
-  }
+  if (shape.limit_registers) options.raw(queue_state(queue).context->device->register_limit_option(64));
   const auto program = get_program(queue, "integral_resident.cl", options);
 
   const int block_h = shape.warps * shape.rows_per_warp;

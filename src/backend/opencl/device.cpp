@@ -68,10 +68,18 @@ DeviceInfo describe_device(const cl::Platform& platform, const cl::Device& devic
   return info;
 }
 
+namespace {
+bool is_nvidia(const DeviceInfo& info) { return info.platform.find("NVIDIA") != std::string::npos; }
+}  // namespace
+
 std::string base_build_options(const DeviceInfo& info) {
   std::string options = "-cl-std=CL1.2";
-  if (info.platform.find("NVIDIA") != std::string::npos) options += " -D PLINTH_NVIDIA";
+  if (is_nvidia(info)) options += " -D PLINTH_NVIDIA";
   return options;
+}
+
+std::string ClDevice::register_limit_option(int registers) const {
+  return is_nvidia(info_) ? "-cl-nv-maxrregcount=" + std::to_string(registers) : std::string();
 }
 
 const detail::Device* ClBuffer::device() const { return device_; }

@@ -103,6 +103,7 @@ class ClDevice final : public detail::Device {
   std::shared_ptr<detail::Program> build(std::string_view source, std::string_view options,
                                          std::string_view label) override;
   std::shared_ptr<detail::Program> load_binary(std::span<const std::byte> binary, std::string_view options) override;
+  std::string register_limit_option(int registers) const override;
   std::unique_ptr<detail::QueueImpl> create_queue() override;
   std::unique_ptr<detail::QueueImpl> wrap_queue(void* native) override;
   void* native_context() const override { return context_(); }
