@@ -33,6 +33,13 @@ struct Size {
   friend bool operator==(const Size&, const Size&) = default;
 };
 
+// A sub-pixel position (x right, y down, pixel centres at integers), as OpenCV's Point2f.
+struct Point2f {
+  float x = 0.0f;
+  float y = 0.0f;
+  friend bool operator==(const Point2f&, const Point2f&) = default;
+};
+
 struct Rect {
   int x = 0;
   int y = 0;
