@@ -2,6 +2,7 @@
 // Everything plinth offers, in one include.
 
 #include "plinth/arithm.hpp"
+#include "plinth/array.hpp"
 #include "plinth/cascade.hpp"
 #include "plinth/color.hpp"
 #include "plinth/core.hpp"
