@@ -8,6 +8,7 @@
 
 #include "core/image_checks.hpp"
 #include "io/io_detail.hpp"
+#include "io/jpeg_check.hpp"
 #include "plinth/error.hpp"
 #include "plinth/io.hpp"
 
@@ -40,6 +41,7 @@ bool starts_with(const unsigned char* data, std::size_t size, std::string_view m
 
 HostImage read_with_stb(const std::string& path) {
   File file = open_for_reading(path, kRead);
+  detail::check_jpeg_huffman_tables(file.get(), path);  // before stb reads any table
   int width = 0, height = 0, channels = 0;
   if (!stbi_info_from_file(file.get(), &width, &height, &channels)) {
     throw Error(ErrorCode::format, kRead, path, std::string("not a readable image: ") + stbi_failure_reason());
