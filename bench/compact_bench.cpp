@@ -1,5 +1,6 @@
 // Benchmark cases of compact (include/plinth/sort.hpp): width x height u32 values, half of them
 // kept at random.
+#include <algorithm>
 #include <memory>
 #include <random>
 #include <vector>

@@ -1,6 +1,8 @@
 // Benchmark cases of sort_pairs / sort_keys (include/plinth/sort.hpp): width x height f32 keys
 // with u32 values (`plinth bench sort --size 4096x4096` is the 16.8M-pair case of issue 16,
 // compared with torch.sort by bench/peers/torch_sort_peer.py), every method of the table.
+#include <algorithm>
+#include <bit>
 #include <memory>
 #include <random>
 #include <vector>

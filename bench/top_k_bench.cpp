@@ -1,6 +1,7 @@
 // Benchmark cases of top_k (include/plinth/sort.hpp): the 1000 largest of width x height f32
 // keys (`plinth bench top_k --size 4096x4096` is issue 16's 16.8M case, compared with torch.topk
 // by bench/peers/torch_sort_peer.py).
+#include <algorithm>
 #include <memory>
 #include <random>
 #include <vector>
