@@ -103,21 +103,21 @@ KERNEL REQD_GROUP_SIZE(SORT_GROUP, 1, 1) void radix_scatter(CONST_ARRAY_PARAM(ui
   }
   BARRIER_LOCAL();
 
-  /* Work-item lid holds tile positions lid * SORT_ITEMS + j: ranking in (digit, work-item, j)
-   * order keeps the tile's order among equal digits. */
-  uint key[SORT_ITEMS];
-#if HAS_VALUES
-  uint val[SORT_ITEMS];
-#endif
-  UNROLL
-  for (int j = 0; j < SORT_ITEMS; ++j) {
-    key[j] = lkeys[PADDED(lid * SORT_ITEMS + j)];
-#if HAS_VALUES
-    val[j] = lvals[PADDED(lid * SORT_ITEMS + j)];
-#endif
-  }
   for (int nibble = 0; nibble < 2; ++nibble) {
     const int s = shift + 4 * nibble;
+    /* Work-item lid holds tile positions lid * SORT_ITEMS + j: ranking in (digit, work-item, j)
+     * order keeps the tile's order among equal digits. */
+    uint key[SORT_ITEMS];
+#if HAS_VALUES
+    uint val[SORT_ITEMS];
+#endif
+    UNROLL
+    for (int j = 0; j < SORT_ITEMS; ++j) {
+      key[j] = lkeys[PADDED(lid * SORT_ITEMS + j)];
+#if HAS_VALUES
+      val[j] = lvals[PADDED(lid * SORT_ITEMS + j)];
+#endif
+    }
     UNROLL
     for (int d = 0; d < SORT_SUB_DIGITS; ++d) counters[PADDED(d * SORT_GROUP + lid)] = 0;
     uint before[SORT_ITEMS];
@@ -155,15 +155,6 @@ KERNEL REQD_GROUP_SIZE(SORT_GROUP, 1, 1) void radix_scatter(CONST_ARRAY_PARAM(ui
 #endif
     }
     BARRIER_LOCAL();
-    if (nibble == 0) {
-      UNROLL
-      for (int j = 0; j < SORT_ITEMS; ++j) {
-        key[j] = lkeys[PADDED(lid * SORT_ITEMS + j)];
-#if HAS_VALUES
-        val[j] = lvals[PADDED(lid * SORT_ITEMS + j)];
-#endif
-      }
-    }
   }
 
   /* The tile is now ordered by digit; a run of digit d starts where the digit changes. */

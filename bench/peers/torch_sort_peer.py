@@ -19,25 +19,7 @@ import datetime
 import json
 import sys
 
-SCHEMA = "plinth-bench/1"
-
-
-def parse_size(text):
-    w, _, h = text.lower().partition("x")
-    if not w.isdigit() or not h.isdigit() or int(w) <= 0 or int(h) <= 0:
-        raise argparse.ArgumentTypeError(f"'{text}' is not a size WxH")
-    return int(w), int(h)
-
-
-def summarize(times):
-    t = sorted(times)
-    n = len(t)
-
-    def at(q):
-        return t[min(n - 1, int(q * (n - 1) + 0.5))]
-
-    return {"runs": n, "median_us": at(0.5), "min_us": t[0], "p10_us": at(0.1), "p90_us": at(0.9), "max_us": t[-1],
-            "mean_us": sum(t) / n}
+from opencv_ocl_peer import SCHEMA, parse_size, summarize  # the same folder: one schema, one summary
 
 
 def time_runs(torch, run, sets, warmup, runs):
