@@ -164,12 +164,18 @@ for group in ${PLINTH_BENCH_GROUPS:-integral cascade filters}; do
     cascade) ops=(cascade resize); group_sizes=640x480,1920x1080; cap=90 ;;
     filters) ops=(box_filter sep_filter filter2d gaussian_blur median epsilon pyramid arithm convert color);
              group_sizes=3840x2160; cap=240 ;;
+    sort) ops=(sort top_k compact); group_sizes=4096x4096; cap=90 ;;  # opt-in: PLINTH_BENCH_GROUPS=sort
     *) echo "unknown benchmark group $group"; continue ;;
   esac
   stage "benchmark $group at $group_sizes"
   run "bench-$group" "$cap" 30 "$plinth" bench "${ops[@]}" --sizes "$group_sizes" --runs "$runs" --max-case-seconds 4 \
     --max-seconds $((cap - 20)) --json "$OUT/bench_$group.json"
 done
+
+case " ${PLINTH_BENCH_GROUPS:-} " in *" sort "*)
+  stage "torch.sort / torch.topk peer (bench/peers/torch_sort_peer.py)"
+  PYTHONUNBUFFERED=1 run torch-sort 60 10 python3 bench/peers/torch_sort_peer.py --sizes 4096x4096 --runs 30 --json "$OUT/torch_sort.json" ;;
+esac
 
 if [ "${PLINTH_SKIP_OPENCV:-0}" != 1 ]; then
   stage "OpenCV OpenCL peer"
@@ -190,7 +196,7 @@ fi
 stage "summary"
 echo "failed stages: ${failed[*]:-none}"
 ls -la "$OUT"
-python3 bench/merge_results.py $(ls "$OUT"/bench_*.json "$OUT"/opencv_*.json 2>/dev/null) > "$OUT/merged.txt" 2>&1
+python3 bench/merge_results.py $(ls "$OUT"/bench_*.json "$OUT"/opencv_*.json "$OUT"/torch_*.json 2>/dev/null) > "$OUT/merged.txt" 2>&1
 cat "$OUT/merged.txt"
 rm -rf "$work"
 exit 0
