@@ -1,0 +1,432 @@
+/* Pyramidal Lucas-Kanade. Host side: src/ops/optical_flow_pyramid.cpp (pad_reflect,
+ * scharr_deriv) and src/ops/pyr_lk.cpp (pyr_lk_level, seed_klt_level). docs/tracking.md has the
+ * formulas. No options: one program serves every window size.
+ *
+ * pyr_lk_level reproduces cv::calcOpticalFlowPyrLK of OpenCV 4.6 on x86 (its CPU path, compiled
+ * for 128-bit SIMD without FMA) bit for bit:
+ *  - the window samples are integers: bilinear weights rounded to 14 bits, the image sample
+ *    descaled by 9 bits (I * 32), the derivative samples by 14 bits;
+ *  - the float sums follow OpenCV's lanes: columns are taken 8 at a time; A11, A12, A22 keep four
+ *    lanes (lane k sums columns 8c + k and 8c + 4 + k, row after row), b1 and b2 eight lanes (lane
+ *    pair k sums the integer dot product of columns 8c + k and 8c + 4 + k); the columns past the
+ *    last multiple of 8 go to a scalar sum, row after row; the lanes are reduced at the end in
+ *    OpenCV's order;
+ *  - FP_CONTRACT is off (common/dialect.h) and the divisions and the square root, which OpenCL
+ *    may compute inexactly in single precision, are done in double and rounded once to float,
+ *    which is the correctly rounded float result. */
+#include "common/dialect.h"
+#include "common/border.h"
+
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+
+/* ---- pyramid padding and derivatives ------------------------------------------------------ */
+
+/* dst is a width x height level inside an allocation padded by pad_x, pad_y on every side (dst
+ * is written at coordinates -pad .. size + pad - 1); every pixel takes src's pixel at the
+ * BORDER_REFLECT_101 position. With interior_done the interior is left alone (src is then dst
+ * itself and only the padding is written). */
+KERNEL void pad_reflect(int width, int height, int pad_x, int pad_y, int interior_done, CONST_IMAGE_PARAM(uchar, src),
+                        IMAGE_PARAM(uchar, dst)) {
+  const int x = GLOBAL_ID(0), y = GLOBAL_ID(1);
+  if (x >= width + 2 * pad_x || y >= height + 2 * pad_y) return;
+  const int ix = x - pad_x, iy = y - pad_y;
+  const bool inside = ix >= 0 && ix < width && iy >= 0 && iy < height;
+  if (inside && interior_done) return;
+  const int sx = border_index(ix, width, BORDER_REFLECT_101), sy = border_index(iy, height, BORDER_REFLECT_101);
+  IMAGE_AT(dst, ix, iy) = IMAGE_AT(src, sx, sy);
+}
+
+/* The Scharr derivatives of OpenCV's optical flow: Ix = d/dx of [3 10 3]^T-smoothed columns,
+ * Iy = [3 10 3]-smoothed d/dy, as s16, rows and columns mapped by BORDER_REFLECT_101 (OpenCV's
+ * calcScharrDeriv uses row 1 above row 0 and column 1 left of column 0). dst (two channels) is the
+ * level's view inside an allocation padded by pad_x, pad_y; the padding is 0 (BORDER_CONSTANT). */
+INLINE int scharr_col_smooth(CONST_IMAGE_PARAM(uchar, src), int x, int y0, int y1, int y2) {
+  return (IMAGE_AT(src, x, y0) + IMAGE_AT(src, x, y2)) * 3 + IMAGE_AT(src, x, y1) * 10;
+}
+INLINE int scharr_col_diff(CONST_IMAGE_PARAM(uchar, src), int x, int y0, int y2) {
+  return IMAGE_AT(src, x, y2) - IMAGE_AT(src, x, y0);
+}
+
+KERNEL void scharr_deriv(int width, int height, int pad_x, int pad_y, CONST_IMAGE_PARAM(uchar, src),
+                         IMAGE_PARAM(short, dst)) {
+  const int x = GLOBAL_ID(0), y = GLOBAL_ID(1);
+  if (x >= width + 2 * pad_x || y >= height + 2 * pad_y) return;
+  const int ix = x - pad_x, iy = y - pad_y;
+  short gx = 0, gy = 0;
+  if (ix >= 0 && ix < width && iy >= 0 && iy < height) {
+    const int y0 = border_index(iy - 1, height, BORDER_REFLECT_101), y2 = border_index(iy + 1, height, BORDER_REFLECT_101);
+    const int x0 = border_index(ix - 1, width, BORDER_REFLECT_101), x2 = border_index(ix + 1, width, BORDER_REFLECT_101);
+    gx = (short)(scharr_col_smooth(src, src_offset, src_step, x2, y0, iy, y2) -
+                 scharr_col_smooth(src, src_offset, src_step, x0, y0, iy, y2));
+    gy = (short)((scharr_col_diff(src, src_offset, src_step, x2, y0, y2) + scharr_col_diff(src, src_offset, src_step, x0, y0, y2)) * 3 +
+                 scharr_col_diff(src, src_offset, src_step, ix, y0, y2) * 10);
+  }
+  IMAGE_AT(dst, 2 * ix, iy) = gx;
+  IMAGE_AT(dst, 2 * ix + 1, iy) = gy;
+}
+
+/* ---- OpenCV's tracker, one work-item per point and pyramid level ---------------------------- */
+
+#define W_BITS 14
+#define FLT_SCALE (1.0f / (1 << 20))
+
+INLINE int descale(int v, int n) { return (v + (1 << (n - 1))) >> n; }
+/* Correctly rounded float division and square root (a double result rounded once to float is
+ * the correctly rounded float result: 53 >= 2 * 24 + 2). */
+INLINE float div_rn(float a, float b) { return (float)((double)a / (double)b); }
+INLINE float sqrt_rn(float a) { return (float)sqrt((double)a); }
+/* cvFloor; values far outside every image (and NaN) map to INT_MIN, as x86's conversion does,
+ * so that they fail the window checks. */
+INLINE int cv_floor(float v) { return fabs(v) < 1e9f ? (int)floor(v) : (int)0x80000000; }
+
+/* OpenCV's 14-bit bilinear weights of the fractions a, b. */
+INLINE int4 bilinear_weights(float a, float b) {
+  int4 w;
+  w.x = convert_int_rte((1.f - a) * (1.f - b) * (float)(1 << W_BITS));
+  w.y = convert_int_rte(a * (1.f - b) * (float)(1 << W_BITS));
+  w.z = convert_int_rte((1.f - a) * b * (float)(1 << W_BITS));
+  w.w = (1 << W_BITS) - w.x - w.y - w.z;
+  return w;
+}
+
+/* Image sample at (x, y) of the window at p: the u8 bilinear value times 32, rounded. */
+INLINE int sample_image(CONST_IMAGE_PARAM(uchar, img), int x, int y, int4 w) {
+  const int i = IMAGE_INDEX(img, x, y);
+  return descale(img[i] * w.x + img[i + 1] * w.y + img[i + img_step] * w.z + img[i + img_step + 1] * w.w, W_BITS - 5);
+}
+
+/* Derivative samples (Ix, Iy) at (x, y). */
+INLINE int2 sample_deriv(CONST_IMAGE_PARAM(short, d), int x, int y, int4 w) {
+  const int i = IMAGE_INDEX(d, 2 * x, y);
+  const int s = d_step;
+  int2 r;
+  r.x = descale(d[i] * w.x + d[i + 2] * w.y + d[i + s] * w.z + d[i + s + 2] * w.w, W_BITS);
+  r.y = descale(d[i + 1] * w.x + d[i + 3] * w.y + d[i + s + 1] * w.z + d[i + s + 3] * w.w, W_BITS);
+  return r;
+}
+
+/* OpenCV's v_reduce_sum of four float lanes on SSE: (l0 + l2) + (l1 + l3). */
+INLINE float reduce4(float4 l) { return (l.x + l.z) + (l.y + l.w); }
+
+KERNEL void pyr_lk_level(int npoints, int level, int max_level, int use_initial_flow, int get_min_eig, int has_err,
+                         int win_w, int win_h, int max_count, double epsilon_sq, float min_eig_threshold, int cols,
+                         int rows, CONST_IMAGE_PARAM(uchar, I), CONST_IMAGE_PARAM(short, dI), CONST_IMAGE_PARAM(uchar, J),
+                         CONST_ARRAY_PARAM(float, prev_pts), ARRAY_PARAM(float, next_pts), ARRAY_PARAM(uchar, status),
+                         ARRAY_PARAM(float, err)) {
+  const int p = GLOBAL_ID(0);
+  if (p >= npoints) return;
+  const float half_x = (float)(win_w - 1) * 0.5f, half_y = (float)(win_h - 1) * 0.5f;
+  const float scale = 1.0f / (float)(1 << level); /* exact: a power of two */
+  float prev_x = ARRAY_AT(prev_pts, 2 * p) * scale, prev_y = ARRAY_AT(prev_pts, 2 * p + 1) * scale;
+  float next_x, next_y;
+  if (level == max_level) {
+    ARRAY_AT(status, p) = 1;
+    if (has_err && !get_min_eig) ARRAY_AT(err, p) = 0.0f;
+    if (use_initial_flow) {
+      next_x = ARRAY_AT(next_pts, 2 * p) * scale;
+      next_y = ARRAY_AT(next_pts, 2 * p + 1) * scale;
+    } else {
+      next_x = prev_x;
+      next_y = prev_y;
+    }
+  } else {
+    next_x = ARRAY_AT(next_pts, 2 * p) * 2.f;
+    next_y = ARRAY_AT(next_pts, 2 * p + 1) * 2.f;
+  }
+  float out_x = next_x, out_y = next_y; /* what next_pts holds */
+
+  prev_x -= half_x;
+  prev_y -= half_y;
+  const int ipx = cv_floor(prev_x), ipy = cv_floor(prev_y);
+  if (ipx < -win_w || ipx >= cols || ipy < -win_h || ipy >= rows) {
+    ARRAY_AT(next_pts, 2 * p) = out_x;
+    ARRAY_AT(next_pts, 2 * p + 1) = out_y;
+    if (level == 0) {
+      ARRAY_AT(status, p) = 0;
+      if (has_err) ARRAY_AT(err, p) = 0.0f;
+    }
+    return;
+  }
+  const int4 wp = bilinear_weights(prev_x - (float)ipx, prev_y - (float)ipy);
+  const int chunks = win_w / 8, tail = 8 * chunks;
+
+  /* The gradient matrix. */
+  float4 q11 = (float4)(0.0f), q12 = (float4)(0.0f), q22 = (float4)(0.0f);
+  float s11 = 0.0f, s12 = 0.0f, s22 = 0.0f;
+  for (int y = 0; y < win_h; ++y) {
+    for (int c = 0; c < chunks; ++c) {
+      for (int part4 = 0; part4 < 2; ++part4) {
+        const int x0 = ipx + 8 * c + 4 * part4;
+        const int2 d0 = sample_deriv(dI, dI_offset, dI_step, x0, ipy + y, wp);
+        const int2 d1 = sample_deriv(dI, dI_offset, dI_step, x0 + 1, ipy + y, wp);
+        const int2 d2 = sample_deriv(dI, dI_offset, dI_step, x0 + 2, ipy + y, wp);
+        const int2 d3 = sample_deriv(dI, dI_offset, dI_step, x0 + 3, ipy + y, wp);
+        const float4 fx = (float4)((float)d0.x, (float)d1.x, (float)d2.x, (float)d3.x);
+        const float4 fy = (float4)((float)d0.y, (float)d1.y, (float)d2.y, (float)d3.y);
+        q22 = fy * fy + q22;
+        q12 = fx * fy + q12;
+        q11 = fx * fx + q11;
+      }
+    }
+    for (int x = tail; x < win_w; ++x) {
+      const int2 d = sample_deriv(dI, dI_offset, dI_step, ipx + x, ipy + y, wp);
+      s11 += (float)(d.x * d.x);
+      s12 += (float)(d.x * d.y);
+      s22 += (float)(d.y * d.y);
+    }
+  }
+  s11 += reduce4(q11);
+  s12 += reduce4(q12);
+  s22 += reduce4(q22);
+  const float A11 = s11 * FLT_SCALE, A12 = s12 * FLT_SCALE, A22 = s22 * FLT_SCALE;
+
+  float D = A11 * A22 - A12 * A12;
+  const float min_eig = div_rn(A22 + A11 - sqrt_rn((A11 - A22) * (A11 - A22) + 4.f * A12 * A12), (float)(2 * win_w * win_h));
+  if (has_err && get_min_eig) ARRAY_AT(err, p) = min_eig;
+  if (min_eig < min_eig_threshold || D < FLT_EPSILON) {
+    ARRAY_AT(next_pts, 2 * p) = out_x;
+    ARRAY_AT(next_pts, 2 * p + 1) = out_y;
+    if (level == 0) ARRAY_AT(status, p) = 0;
+    return;
+  }
+  D = div_rn(1.f, D);
+
+  next_x -= half_x;
+  next_y -= half_y;
+  float prev_dx = 0.0f, prev_dy = 0.0f;
+  bool ok = true;
+  for (int j = 0; j < max_count; ++j) {
+    const int inx = cv_floor(next_x), iny = cv_floor(next_y);
+    if (inx < -win_w || inx >= cols || iny < -win_h || iny >= rows) {
+      ok = false;
+      break;
+    }
+    const int4 wn = bilinear_weights(next_x - (float)inx, next_y - (float)iny);
+    float4 qb0 = (float4)(0.0f), qb1 = (float4)(0.0f);
+    float sb1 = 0.0f, sb2 = 0.0f;
+    for (int y = 0; y < win_h; ++y) {
+      for (int c = 0; c < chunks; ++c) {
+        const int x0 = 8 * c;
+        int it[8];
+        int2 d[8];
+        for (int k = 0; k < 8; ++k) {
+          it[k] = sample_image(J, J_offset, J_step, inx + x0 + k, iny + y, wn) -
+                  sample_image(I, I_offset, I_step, ipx + x0 + k, ipy + y, wp);
+          d[k] = sample_deriv(dI, dI_offset, dI_step, ipx + x0 + k, ipy + y, wp);
+        }
+        /* Lane pair k: the dot products of columns k and k + 4 (exact in int), rounded to float. */
+        qb0 += (float4)((float)(it[0] * d[0].x + it[4] * d[4].x), (float)(it[0] * d[0].y + it[4] * d[4].y),
+                        (float)(it[1] * d[1].x + it[5] * d[5].x), (float)(it[1] * d[1].y + it[5] * d[5].y));
+        qb1 += (float4)((float)(it[2] * d[2].x + it[6] * d[6].x), (float)(it[2] * d[2].y + it[6] * d[6].y),
+                        (float)(it[3] * d[3].x + it[7] * d[7].x), (float)(it[3] * d[3].y + it[7] * d[7].y));
+      }
+      for (int x = tail; x < win_w; ++x) {
+        const int diff = sample_image(J, J_offset, J_step, inx + x, iny + y, wn) -
+                         sample_image(I, I_offset, I_step, ipx + x, ipy + y, wp);
+        const int2 dd = sample_deriv(dI, dI_offset, dI_step, ipx + x, ipy + y, wp);
+        sb1 += (float)(diff * dd.x);
+        sb2 += (float)(diff * dd.y);
+      }
+    }
+    const float4 s = qb0 + qb1;
+    sb1 += s.x + s.z;
+    sb2 += s.y + s.w;
+    const float b1 = sb1 * FLT_SCALE, b2 = sb2 * FLT_SCALE;
+    const float dx = (A12 * b2 - A22 * b1) * D;
+    const float dy = (A12 * b1 - A11 * b2) * D;
+    next_x += dx;
+    next_y += dy;
+    out_x = next_x + half_x;
+    out_y = next_y + half_y;
+    if ((double)dx * (double)dx + (double)dy * (double)dy <= epsilon_sq) break;
+    if (j > 0 && (double)fabs(dx + prev_dx) < 0.01 && (double)fabs(dy + prev_dy) < 0.01) {
+      out_x -= dx * 0.5f;
+      out_y -= dy * 0.5f;
+      break;
+    }
+    prev_dx = dx;
+    prev_dy = dy;
+  }
+  ARRAY_AT(next_pts, 2 * p) = out_x;
+  ARRAY_AT(next_pts, 2 * p + 1) = out_y;
+  if (level != 0) return;
+  if (!ok) {
+    ARRAY_AT(status, p) = 0;
+    return;
+  }
+  if (!has_err || get_min_eig) return;
+
+  /* The residual: mean |J - I| over the window at the final position, / 32. */
+  const float fx = out_x - half_x, fy = out_y - half_y;
+  const int ifx = cv_floor(fx), ify = cv_floor(fy);
+  if (ifx < -win_w || ifx >= cols || ify < -win_h || ify >= rows) {
+    ARRAY_AT(status, p) = 0;
+    return;
+  }
+  const int4 wf = bilinear_weights(fx - (float)ifx, fy - (float)ify);
+  float e = 0.0f;
+  for (int y = 0; y < win_h; ++y) {
+    for (int x = 0; x < win_w; ++x) {
+      const int diff = sample_image(J, J_offset, J_step, ifx + x, ify + y, wf) -
+                       sample_image(I, I_offset, I_step, ipx + x, ipy + y, wp);
+      e += fabs((float)diff);
+    }
+  }
+  ARRAY_AT(err, p) = div_rn(e, (float)(32 * win_w * win_h));
+}
+
+/* ---- the case study's tracker (method seed) -------------------------------------------------
+ * Translation KLT on the subsampled pyramid (float levels), gradient sum of both images, one
+ * pyramid level per launch. N x M mapping: N = win_w work-items per feature, each summing a
+ * column of M = win_h rows; FPG = 64 / N features per 64-wide work-group. Column 0 of each feature
+ * adds the N partial sums, solves the 2x2 system and moves the feature; every work-item keeps
+ * looping until all features of the group are done, so that barriers stay uniform. The state
+ * d (displacement in this level's pixels) comes in and goes out as next_pts - prev_pts in level-0
+ * pixels; to_level maps level-0 positions to this level (level i samples level i - 1 at
+ * S x + S / 2). */
+#define SEED_GROUP 64
+
+INLINE float bilinear_f(CONST_IMAGE_PARAM(float, img), int width, int height, float x, float y) {
+  x = clamp(x, 0.0f, (float)(width - 1));
+  y = clamp(y, 0.0f, (float)(height - 1));
+  const int x0 = min((int)x, width - 2 < 0 ? 0 : width - 2), y0 = min((int)y, height - 2 < 0 ? 0 : height - 2);
+  const int x1 = min(x0 + 1, width - 1), y1 = min(y0 + 1, height - 1);
+  const float ax = x - (float)x0, ay = y - (float)y0;
+  const float top = IMAGE_AT(img, x0, y0) * (1.0f - ax) + IMAGE_AT(img, x1, y0) * ax;
+  const float bottom = IMAGE_AT(img, x0, y1) * (1.0f - ax) + IMAGE_AT(img, x1, y1) * ax;
+  return top * (1.0f - ay) + bottom * ay;
+}
+
+KERNEL REQD_GROUP_SIZE(SEED_GROUP, 1, 1) void seed_klt_level(
+    int npoints, int level, int max_level, int step, float level_scale, int win_w, int win_h, int max_count,
+    float eps_sq, int width, int height, CONST_IMAGE_PARAM(float, I), CONST_IMAGE_PARAM(float, J),
+    CONST_ARRAY_PARAM(float, prev_pts), ARRAY_PARAM(float, next_pts), ARRAY_PARAM(uchar, status), ARRAY_PARAM(float, err),
+    int has_err) {
+  LOCAL float part[SEED_GROUP * 5];
+  LOCAL float pos[SEED_GROUP * 4]; /* per feature: u.x, u.y (window centre in I), d.x, d.y */
+  LOCAL int state[SEED_GROUP];     /* per feature: 0 moving, 1 converged, 2 lost */
+  LOCAL int all_done;
+  const int lid = LOCAL_ID(0);
+  const int fpg = SEED_GROUP / win_w;
+  const int f = lid / win_w, col = lid % win_w;
+  const int feature = GROUP_ID(0) * fpg + f;
+  const bool member = f < fpg && feature < npoints;
+  const float hw = (float)(win_w - 1) * 0.5f, hh = (float)(win_h - 1) * 0.5f;
+  const float centre = (float)(step / 2);
+  if (lid < fpg) {
+    const int q = GROUP_ID(0) * fpg + lid;
+    int st = 2;
+    if (q < npoints) {
+      const float px = ARRAY_AT(prev_pts, 2 * q), py = ARRAY_AT(prev_pts, 2 * q + 1);
+      float ux = px, uy = py;
+      for (int i = 0; i < level; ++i) {
+        ux = (ux - centre) / (float)step;
+        uy = (uy - centre) / (float)step;
+      }
+      const bool alive = level == max_level || ARRAY_AT(status, q) != 0;
+      if (level == max_level) ARRAY_AT(status, q) = 1;
+      const bool finite = fabs(px) < 1e9f && fabs(py) < 1e9f;
+      pos[4 * lid] = ux;
+      pos[4 * lid + 1] = uy;
+      pos[4 * lid + 2] = level == max_level ? 0.0f : (ARRAY_AT(next_pts, 2 * q) - px) * level_scale;
+      pos[4 * lid + 3] = level == max_level ? 0.0f : (ARRAY_AT(next_pts, 2 * q + 1) - py) * level_scale;
+      st = alive && finite ? 0 : 2;
+      if (!finite) {
+        ARRAY_AT(status, q) = 0;
+        if (has_err) ARRAY_AT(err, q) = 0.0f;
+      }
+    }
+    state[lid] = st;
+  }
+  BARRIER_LOCAL();
+  for (int it = 0; it < max_count; ++it) {
+    float gxx = 0.0f, gxy = 0.0f, gyy = 0.0f, ex = 0.0f, ey = 0.0f;
+    if (member && state[f] == 0) {
+      const float ux = pos[4 * f] - hw + (float)col, dx = pos[4 * f + 2], dy = pos[4 * f + 3];
+      for (int r = 0; r < win_h; ++r) {
+        const float uy = pos[4 * f + 1] - hh + (float)r;
+        const float vx = ux + dx, vy = uy + dy;
+        const float diff = bilinear_f(I, I_offset, I_step, width, height, ux, uy) -
+                           bilinear_f(J, J_offset, J_step, width, height, vx, vy);
+        const float gx = 0.5f * (bilinear_f(I, I_offset, I_step, width, height, ux + 1.0f, uy) -
+                                 bilinear_f(I, I_offset, I_step, width, height, ux - 1.0f, uy) +
+                                 bilinear_f(J, J_offset, J_step, width, height, vx + 1.0f, vy) -
+                                 bilinear_f(J, J_offset, J_step, width, height, vx - 1.0f, vy));
+        const float gy = 0.5f * (bilinear_f(I, I_offset, I_step, width, height, ux, uy + 1.0f) -
+                                 bilinear_f(I, I_offset, I_step, width, height, ux, uy - 1.0f) +
+                                 bilinear_f(J, J_offset, J_step, width, height, vx, vy + 1.0f) -
+                                 bilinear_f(J, J_offset, J_step, width, height, vx, vy - 1.0f));
+        gxx += gx * gx;
+        gxy += gx * gy;
+        gyy += gy * gy;
+        ex += diff * gx;
+        ey += diff * gy;
+      }
+    }
+    part[5 * lid] = gxx;
+    part[5 * lid + 1] = gxy;
+    part[5 * lid + 2] = gyy;
+    part[5 * lid + 3] = ex;
+    part[5 * lid + 4] = ey;
+    BARRIER_LOCAL();
+    if (member && col == 0 && state[f] == 0) {
+      float s[5] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+      for (int c = 0; c < win_w; ++c) {
+        for (int k = 0; k < 5; ++k) s[k] += part[5 * (lid + c) + k];
+      }
+      const float det = s[0] * s[2] - s[1] * s[1];
+      if (!(det >= 0.01f)) {
+        state[f] = 2; /* flat window: Birchfield's KLT_SMALL_DET */
+      } else {
+        /* The gradient sum of both images is twice either gradient: a full step is 2 Z^-1 e. */
+        const float sx = 2.0f * (s[2] * s[3] - s[1] * s[4]) / det;
+        const float sy = 2.0f * (s[0] * s[4] - s[1] * s[3]) / det;
+        pos[4 * f + 2] += sx;
+        pos[4 * f + 3] += sy;
+        const float vx = pos[4 * f] + pos[4 * f + 2], vy = pos[4 * f + 1] + pos[4 * f + 3];
+        if (!(vx - hw >= 0.0f && vy - hh >= 0.0f && vx + hw <= (float)(width - 1) && vy + hh <= (float)(height - 1))) {
+          state[f] = 2;
+        } else if (sx * sx + sy * sy <= eps_sq) {
+          state[f] = 1;
+        }
+      }
+    }
+    BARRIER_LOCAL();
+    if (lid == 0) {
+      int done = 1;
+      for (int k = 0; k < fpg; ++k) done &= state[k] != 0;
+      all_done = done;
+    }
+    BARRIER_LOCAL();
+    if (all_done) break;
+  }
+  /* Level 0: the residual, mean |I - J| over the window (0-255 units); too large means lost. */
+  float resid = 0.0f;
+  if (level == 0 && member && state[f] != 2) {
+    const float ux = pos[4 * f] - hw + (float)col, dx = pos[4 * f + 2], dy = pos[4 * f + 3];
+    for (int r = 0; r < win_h; ++r) {
+      const float uy = pos[4 * f + 1] - hh + (float)r;
+      resid += fabs(bilinear_f(I, I_offset, I_step, width, height, ux, uy) -
+                    bilinear_f(J, J_offset, J_step, width, height, ux + dx, uy + dy));
+    }
+  }
+  part[5 * lid] = resid;
+  BARRIER_LOCAL();
+  if (member && col == 0) {
+    if (state[f] == 2) {
+      ARRAY_AT(status, feature) = 0;
+    }
+    const float px = ARRAY_AT(prev_pts, 2 * feature), py = ARRAY_AT(prev_pts, 2 * feature + 1);
+    if (state[f] != 2 || level != 0) {
+      ARRAY_AT(next_pts, 2 * feature) = px + pos[4 * f + 2] / level_scale;
+      ARRAY_AT(next_pts, 2 * feature + 1) = py + pos[4 * f + 3] / level_scale;
+    }
+    if (level == 0) {
+      float e = 0.0f;
+      for (int c = 0; c < win_w; ++c) e += part[5 * (lid + c)];
+      e /= (float)(win_w * win_h);
+      if (state[f] != 2 && e > 10.0f) ARRAY_AT(status, feature) = 0; /* Birchfield's max_residue */
+      if (has_err) ARRAY_AT(err, feature) = state[f] == 2 ? 0.0f : e;
+    }
+  }
+}
