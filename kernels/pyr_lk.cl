@@ -430,3 +430,211 @@ KERNEL REQD_GROUP_SIZE(SEED_GROUP, 1, 1) void seed_klt_level(
     }
   }
 }
+
+/* ---- OpenCV's tracker, one work-group of LK_GROUP work-items per point ----------------------
+ * The same arithmetic as pyr_lk_level, shared out: the integer window samples are made by all
+ * work-items into local memory, then each of OpenCV's float sums (its SIMD lanes and its scalar
+ * tail) is one work-item's sequential chain, in OpenCV's order. Every work-item computes the
+ * scalar steps (weights, the 2x2 solve, the stop rule) itself from the same values, so decisions
+ * are uniform and no broadcast is needed. patch holds 4 * win_w * win_h shorts: I*, Ix*, Iy*, and
+ * J* - I* of the current iteration. */
+#define LK_GROUP 32
+
+KERNEL REQD_GROUP_SIZE(LK_GROUP, 1, 1) void pyr_lk_level_group(
+    int npoints, int level, int max_level, int use_initial_flow, int get_min_eig, int has_err, int win_w, int win_h,
+    int max_count, double epsilon_sq, float min_eig_threshold, int cols, int rows, CONST_IMAGE_PARAM(uchar, I),
+    CONST_IMAGE_PARAM(short, dI), CONST_IMAGE_PARAM(uchar, J), CONST_ARRAY_PARAM(float, prev_pts),
+    ARRAY_PARAM(float, next_pts), ARRAY_PARAM(uchar, status), ARRAY_PARAM(float, err), LOCAL short* patch) {
+  LOCAL float sums[16];
+  const int p = GROUP_ID(0);
+  const int lid = LOCAL_ID(0);
+  const int area = win_w * win_h;
+  LOCAL short* pI = patch;
+  LOCAL short* pX = patch + area;
+  LOCAL short* pY = patch + 2 * area;
+  LOCAL short* pD = patch + 3 * area;
+  const float half_x = (float)(win_w - 1) * 0.5f, half_y = (float)(win_h - 1) * 0.5f;
+  const float scale = 1.0f / (float)(1 << level);
+  float prev_x = ARRAY_AT(prev_pts, 2 * p) * scale, prev_y = ARRAY_AT(prev_pts, 2 * p + 1) * scale;
+  float next_x, next_y;
+  if (level == max_level) {
+    if (use_initial_flow) {
+      next_x = ARRAY_AT(next_pts, 2 * p) * scale;
+      next_y = ARRAY_AT(next_pts, 2 * p + 1) * scale;
+    } else {
+      next_x = prev_x;
+      next_y = prev_y;
+    }
+  } else {
+    next_x = ARRAY_AT(next_pts, 2 * p) * 2.f;
+    next_y = ARRAY_AT(next_pts, 2 * p + 1) * 2.f;
+  }
+  /* Every work-item has read next_pts before anyone writes it. */
+  BARRIER_ALL();
+  const bool writer = lid == 0;
+  if (writer && level == max_level) {
+    ARRAY_AT(status, p) = 1;
+    if (has_err && !get_min_eig) ARRAY_AT(err, p) = 0.0f;
+  }
+  float out_x = next_x, out_y = next_y;
+
+  prev_x -= half_x;
+  prev_y -= half_y;
+  const int ipx = cv_floor(prev_x), ipy = cv_floor(prev_y);
+  if (ipx < -win_w || ipx >= cols || ipy < -win_h || ipy >= rows) {
+    if (writer) {
+      ARRAY_AT(next_pts, 2 * p) = out_x;
+      ARRAY_AT(next_pts, 2 * p + 1) = out_y;
+      if (level == 0) {
+        ARRAY_AT(status, p) = 0;
+        if (has_err) ARRAY_AT(err, p) = 0.0f;
+      }
+    }
+    return;
+  }
+  const int4 wp = bilinear_weights(prev_x - (float)ipx, prev_y - (float)ipy);
+  const int chunks = win_w / 8, tail = 8 * chunks;
+
+  for (int e = lid; e < area; e += LK_GROUP) {
+    const int y = e / win_w, x = e - y * win_w;
+    pI[e] = (short)sample_image(I, I_offset, I_step, ipx + x, ipy + y, wp);
+    const int2 d = sample_deriv(dI, dI_offset, dI_step, ipx + x, ipy + y, wp);
+    pX[e] = (short)d.x;
+    pY[e] = (short)d.y;
+  }
+  BARRIER_LOCAL();
+  /* Chains 0-11: lane (lid % 4) of A11, A12, A22 (lid / 4); 12-14: the scalar tail sums. */
+  if (lid < 12) {
+    const int k = lid % 4, q = lid / 4;
+    float acc = 0.0f;
+    for (int y = 0; y < win_h; ++y) {
+      for (int c = 0; c < chunks; ++c) {
+        for (int h4 = 0; h4 < 2; ++h4) {
+          const int e = y * win_w + 8 * c + 4 * h4 + k;
+          const float fx = (float)pX[e], fy = (float)pY[e];
+          const float prod = q == 0 ? fx * fx : (q == 1 ? fx * fy : fy * fy);
+          acc = prod + acc;
+        }
+      }
+    }
+    sums[lid] = acc;
+  } else if (lid < 15) {
+    const int q = lid - 12;
+    float acc = 0.0f;
+    for (int y = 0; y < win_h; ++y) {
+      for (int x = tail; x < win_w; ++x) {
+        const int e = y * win_w + x;
+        const int ix = pX[e], iy = pY[e];
+        acc += (float)(q == 0 ? ix * ix : (q == 1 ? ix * iy : iy * iy));
+      }
+    }
+    sums[lid] = acc;
+  }
+  BARRIER_LOCAL();
+  const float A11 = (sums[12] + reduce4((float4)(sums[0], sums[1], sums[2], sums[3]))) * FLT_SCALE;
+  const float A12 = (sums[13] + reduce4((float4)(sums[4], sums[5], sums[6], sums[7]))) * FLT_SCALE;
+  const float A22 = (sums[14] + reduce4((float4)(sums[8], sums[9], sums[10], sums[11]))) * FLT_SCALE;
+  BARRIER_LOCAL(); /* sums is reused below */
+
+  float D = A11 * A22 - A12 * A12;
+  const float min_eig = div_rn(A22 + A11 - sqrt_rn((A11 - A22) * (A11 - A22) + 4.f * A12 * A12), (float)(2 * win_w * win_h));
+  if (writer && has_err && get_min_eig) ARRAY_AT(err, p) = min_eig;
+  if (min_eig < min_eig_threshold || D < FLT_EPSILON) {
+    if (writer) {
+      ARRAY_AT(next_pts, 2 * p) = out_x;
+      ARRAY_AT(next_pts, 2 * p + 1) = out_y;
+      if (level == 0) ARRAY_AT(status, p) = 0;
+    }
+    return;
+  }
+  D = div_rn(1.f, D);
+
+  next_x -= half_x;
+  next_y -= half_y;
+  float prev_dx = 0.0f, prev_dy = 0.0f;
+  bool ok = true;
+  for (int j = 0; j < max_count; ++j) {
+    const int inx = cv_floor(next_x), iny = cv_floor(next_y);
+    if (inx < -win_w || inx >= cols || iny < -win_h || iny >= rows) {
+      ok = false;
+      break;
+    }
+    const int4 wn = bilinear_weights(next_x - (float)inx, next_y - (float)iny);
+    for (int e = lid; e < area; e += LK_GROUP) {
+      const int y = e / win_w, x = e - y * win_w;
+      pD[e] = (short)(sample_image(J, J_offset, J_step, inx + x, iny + y, wn) - pI[e]);
+    }
+    BARRIER_LOCAL();
+    /* Chains 0-7: OpenCV's b lanes (pair lid / 2 of columns k, k + 4; Ix for even lid, Iy for
+     * odd); 8-9: the scalar tail sums of b1, b2. */
+    if (lid < 8) {
+      const int k = lid / 2;
+      LOCAL const short* g = (lid & 1) ? pY : pX;
+      float acc = 0.0f;
+      for (int y = 0; y < win_h; ++y) {
+        for (int c = 0; c < chunks; ++c) {
+          const int e = y * win_w + 8 * c + k;
+          acc += (float)(pD[e] * g[e] + pD[e + 4] * g[e + 4]);
+        }
+      }
+      sums[lid] = acc;
+    } else if (lid < 10) {
+      LOCAL const short* g = lid == 9 ? pY : pX;
+      float acc = 0.0f;
+      for (int y = 0; y < win_h; ++y) {
+        for (int x = tail; x < win_w; ++x) {
+          const int e = y * win_w + x;
+          acc += (float)(pD[e] * g[e]);
+        }
+      }
+      sums[lid] = acc;
+    }
+    BARRIER_LOCAL();
+    /* sums 0-3 are the lanes of OpenCV's qb0 (pairs 0, 1), 4-7 those of qb1 (pairs 2, 3). */
+    const float4 s = (float4)(sums[0], sums[1], sums[2], sums[3]) + (float4)(sums[4], sums[5], sums[6], sums[7]);
+    const float b1 = (sums[8] + (s.x + s.z)) * FLT_SCALE, b2 = (sums[9] + (s.y + s.w)) * FLT_SCALE;
+    BARRIER_LOCAL(); /* sums and pD are rewritten by the next iteration */
+    const float dx = (A12 * b2 - A22 * b1) * D;
+    const float dy = (A12 * b1 - A11 * b2) * D;
+    next_x += dx;
+    next_y += dy;
+    out_x = next_x + half_x;
+    out_y = next_y + half_y;
+    if ((double)dx * (double)dx + (double)dy * (double)dy <= epsilon_sq) break;
+    if (j > 0 && (double)fabs(dx + prev_dx) < 0.01 && (double)fabs(dy + prev_dy) < 0.01) {
+      out_x -= dx * 0.5f;
+      out_y -= dy * 0.5f;
+      break;
+    }
+    prev_dx = dx;
+    prev_dy = dy;
+  }
+  if (writer) {
+    ARRAY_AT(next_pts, 2 * p) = out_x;
+    ARRAY_AT(next_pts, 2 * p + 1) = out_y;
+  }
+  if (level != 0) return;
+  if (!ok) {
+    if (writer) ARRAY_AT(status, p) = 0;
+    return;
+  }
+  if (!has_err || get_min_eig) return;
+
+  const float fx = out_x - half_x, fy = out_y - half_y;
+  const int ifx = cv_floor(fx), ify = cv_floor(fy);
+  if (ifx < -win_w || ifx >= cols || ify < -win_h || ify >= rows) {
+    if (writer) ARRAY_AT(status, p) = 0;
+    return;
+  }
+  const int4 wf = bilinear_weights(fx - (float)ifx, fy - (float)ify);
+  for (int e = lid; e < area; e += LK_GROUP) {
+    const int y = e / win_w, x = e - y * win_w;
+    pD[e] = (short)(sample_image(J, J_offset, J_step, ifx + x, ify + y, wf) - pI[e]);
+  }
+  BARRIER_LOCAL();
+  if (writer) {
+    float e = 0.0f;
+    for (int i = 0; i < area; ++i) e += fabs((float)pD[i]);
+    ARRAY_AT(err, p) = div_rn(e, (float)(32 * win_w * win_h));
+  }
+}

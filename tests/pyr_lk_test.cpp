@@ -85,26 +85,32 @@ int compare(const cv::Mat& prev, const cv::Mat& next, const std::vector<Point2f>
   params.criteria = TermCriteria{r.criteria.type, r.criteria.maxCount, r.criteria.epsilon};
   params.flags = r.flags;
   params.min_eig_threshold = r.min_eig;
-  std::vector<Point2f> next_pts = initial;
-  std::vector<std::uint8_t> status;
-  std::vector<float> err;
-  calc_optical_flow_pyr_lk(queue(), queue().upload(from_mat(prev)), queue().upload(from_mat(next)), pts, next_pts, status, err,
-                           params);
-  EXPECT_EQ(next_pts.size(), pts.size());
-  EXPECT_EQ(status.size(), pts.size());
-  EXPECT_EQ(err.size(), pts.size());
-  int tracked = 0, reported = 0;
-  for (std::size_t i = 0; i < pts.size() && i < next_pts.size(); ++i) {
-    tracked += cv_status[i];
-    const bool ok = same_float(cv_next[i].x, next_pts[i].x) && same_float(cv_next[i].y, next_pts[i].y) &&
-                    cv_status[i] == status[i] && same_float(cv_err[i], err[i]);
-    if (!ok && reported++ < 5) {
-      ADD_FAILURE() << "point " << i << " (" << pts[i].x << ", " << pts[i].y << "): OpenCV (" << cv_next[i].x << ", "
-                    << cv_next[i].y << ") status " << int(cv_status[i]) << " err " << cv_err[i] << "; plinth ("
-                    << next_pts[i].x << ", " << next_pts[i].y << ") status " << int(status[i]) << " err " << err[i];
+  int tracked = 0;
+  const DeviceImage d_prev = queue().upload(from_mat(prev)), d_next = queue().upload(from_mat(next));
+  for (bool plain : {false, true}) {
+    SCOPED_TRACE(plain ? "one work-item per point" : "a work-group per point");
+    params.one_item_per_point = plain;
+    std::vector<Point2f> next_pts = initial;
+    std::vector<std::uint8_t> status;
+    std::vector<float> err;
+    calc_optical_flow_pyr_lk(queue(), d_prev, d_next, pts, next_pts, status, err, params);
+    EXPECT_EQ(next_pts.size(), pts.size());
+    EXPECT_EQ(status.size(), pts.size());
+    EXPECT_EQ(err.size(), pts.size());
+    int reported = 0;
+    tracked = 0;
+    for (std::size_t i = 0; i < pts.size() && i < next_pts.size(); ++i) {
+      tracked += cv_status[i];
+      const bool ok = same_float(cv_next[i].x, next_pts[i].x) && same_float(cv_next[i].y, next_pts[i].y) &&
+                      cv_status[i] == status[i] && same_float(cv_err[i], err[i]);
+      if (!ok && reported++ < 5) {
+        ADD_FAILURE() << "point " << i << " (" << pts[i].x << ", " << pts[i].y << "): OpenCV (" << cv_next[i].x << ", "
+                      << cv_next[i].y << ") status " << int(cv_status[i]) << " err " << cv_err[i] << "; plinth ("
+                      << next_pts[i].x << ", " << next_pts[i].y << ") status " << int(status[i]) << " err " << err[i];
+      }
     }
+    EXPECT_EQ(reported, 0) << reported << " of " << pts.size() << " points differ";
   }
-  EXPECT_EQ(reported, 0) << reported << " of " << pts.size() << " points differ";
   return tracked;
 }
 
@@ -149,7 +155,7 @@ TEST(PyrLk, PyramidMatchesOpenCV) {
 TEST(PyrLk, WindowSizesMatchOpenCV) {
   const cv::Mat prev = textured(160, 120, 1);
   const cv::Mat next = moved(prev, 2.6, -1.7, 1.5);
-  const std::vector<Point2f> pts = test_points(prev.cols, prev.rows, 120, 2);
+  const std::vector<Point2f> pts = test_points(prev.cols, prev.rows, 400, 2);
   for (cv::Size win : {cv::Size{3, 3}, cv::Size{5, 5}, cv::Size{7, 7}, cv::Size{8, 8}, cv::Size{9, 13}, cv::Size{12, 9},
                        cv::Size{15, 15}, cv::Size{16, 16}, cv::Size{21, 21}, cv::Size{24, 17}, cv::Size{31, 31}}) {
     SCOPED_TRACE(describe(win, 2));
@@ -163,7 +169,7 @@ TEST(PyrLk, WindowSizesMatchOpenCV) {
 TEST(PyrLk, LevelsMatchOpenCV) {
   const cv::Mat prev = textured(203, 151, 3);
   const cv::Mat next = moved(prev, -7.3, 4.1, -2.0);
-  const std::vector<Point2f> pts = test_points(prev.cols, prev.rows, 100, 4);
+  const std::vector<Point2f> pts = test_points(prev.cols, prev.rows, 400, 4);
   for (int max_level = 0; max_level <= 5; ++max_level) {
     for (cv::Size win : {cv::Size{7, 7}, cv::Size{21, 21}}) {
       SCOPED_TRACE(describe(win, max_level));
@@ -178,7 +184,7 @@ TEST(PyrLk, LevelsMatchOpenCV) {
 TEST(PyrLk, FlagsAndCriteriaMatchOpenCV) {
   const cv::Mat prev = textured(150, 110, 5);
   const cv::Mat next = moved(prev, 3.2, 2.4, 3.0);
-  const std::vector<Point2f> pts = test_points(prev.cols, prev.rows, 100, 6);
+  const std::vector<Point2f> pts = test_points(prev.cols, prev.rows, 400, 6);
   std::vector<Point2f> guess;
   for (const Point2f& p : pts) guess.push_back({p.x + 2.5f, p.y + 2.0f});
   {
@@ -344,7 +350,7 @@ TEST(PyrLkSeed, TracksKnownTranslation) {
     SCOPED_TRACE("subsampling " + std::to_string(subsampling));
     PyrLkParams params;
     params.method = PyrLkMethod::seed;
-    params.win_size = {7, 7};
+    params.win_size = {15, 15};  // OpenCV's method, too, misses 0.1 px on most points of this texture with 7x7
     params.max_level = 2;
     params.seed_subsampling = subsampling;
     std::vector<Point2f> next_pts;

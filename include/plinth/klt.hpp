@@ -52,6 +52,9 @@ struct PyrLkParams {
   // Method seed only: the step between pyramid levels in each dimension (the case study: 4,
   // "1/4 the size in each dimension"; 2 gives 1/4-area steps).
   int seed_subsampling = 4;
+  // Method opencv: one work-item per point and level (the plain mapping, for tests) instead of a
+  // work-group sharing each point's sums; both give the same bits.
+  bool one_item_per_point = false;
 };
 
 // The pyramid cv::buildOpticalFlowPyramid makes. levels[i] is the level's image, a view inside
@@ -63,6 +66,9 @@ struct OpticalFlowPyramid {
   std::vector<DeviceImage> levels;
   std::vector<DeviceImage> derivatives;
   Event ready;  // spans the launches that built it (for timing; the queue orders them anyway)
+  // Method seed's scratch: its subsampled pyramid of levels[0], rebuilt by every call (kept here
+  // so that repeated calls reuse the allocations).
+  mutable std::vector<DeviceImage> seed_levels;
 
   int max_level() const noexcept { return static_cast<int>(levels.size()) - 1; }
   bool has_derivatives() const noexcept { return !derivatives.empty() && derivatives.size() == levels.size(); }

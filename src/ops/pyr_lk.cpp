@@ -25,6 +25,8 @@ constexpr std::array<MethodInfo, 2> kMethods{{
 }};
 
 constexpr std::size_t kGroup = 64;
+constexpr std::size_t kPointGroup = 32;              // LK_GROUP in kernels/pyr_lk.cl
+constexpr std::size_t kMaxPatchBytes = 16 * 1024;  // local memory of one point's window samples
 
 void check_points(Queue& queue, const DeviceArray& a, std::int64_t n, Format format, const char* op, const char* arg) {
   if (a.empty()) throw Error(ErrorCode::invalid_argument, op, arg, "is empty");
@@ -109,7 +111,7 @@ Event calc_optical_flow_pyr_lk(Queue& queue, const OpticalFlowPyramid& prev, con
   }
   detail::check_fp64(queue, true, op);
   if (params.method == PyrLkMethod::seed) {
-    return detail::seed_track(queue, prev.levels[0], next.levels[0], prev_pts, next_pts, status, err, params);
+    return detail::seed_track(queue, prev, next, prev_pts, next_pts, status, err, params);
   }
   if (!prev.has_derivatives()) {
     throw Error(ErrorCode::invalid_argument, op, "prev", "has no derivatives (build it with with_derivatives = true)");
@@ -118,13 +120,18 @@ Event calc_optical_flow_pyr_lk(Queue& queue, const OpticalFlowPyramid& prev, con
   const auto [max_count, eps_sq] = effective_criteria(params.criteria);
   const auto program = detail::get_program(queue, "pyr_lk.cl", detail::BuildOptions{});
   const int npoints = static_cast<int>(n);
+  const std::size_t patch_bytes = 4 * sizeof(std::int16_t) * static_cast<std::size_t>(params.win_size.width) *
+                                  static_cast<std::size_t>(params.win_size.height);
+  const std::uint64_t local_memory = queue.context().device().local_memory;
+  const bool grouped = !params.one_item_per_point && patch_bytes <= kMaxPatchBytes &&
+                       (local_memory == 0 || patch_bytes + 1024 <= local_memory);
   Event first, last;
   for (int level = max_level; level >= 0; --level) {
     const auto L = static_cast<std::size_t>(level);
     if (prev.levels[L].size() != next.levels[L].size()) {
       throw Error(ErrorCode::invalid_argument, op, "next", "level " + std::to_string(level) + " differs in size from prev's");
     }
-    detail::Launch launch(queue, program, "pyr_lk_level");
+    detail::Launch launch(queue, program, grouped ? "pyr_lk_level_group" : "pyr_lk_level");
     launch.arg(npoints).arg(level).arg(max_level);
     launch.arg(static_cast<int>((params.flags & OPTFLOW_USE_INITIAL_FLOW) != 0));
     launch.arg(static_cast<int>((params.flags & OPTFLOW_LK_GET_MIN_EIGENVALS) != 0));
@@ -140,7 +147,13 @@ Event calc_optical_flow_pyr_lk(Queue& queue, const OpticalFlowPyramid& prev, con
     } else {
       launch.array(err);
     }
-    const Event e(launch.run(detail::range(detail::round_up(static_cast<std::size_t>(npoints), kGroup)), detail::range(kGroup)));
+    Event e;
+    if (grouped) {
+      launch.local(patch_bytes);
+      e = Event(launch.run(detail::range(static_cast<std::size_t>(npoints) * kPointGroup), detail::range(kPointGroup)));
+    } else {
+      e = Event(launch.run(detail::range(detail::round_up(static_cast<std::size_t>(npoints), kGroup)), detail::range(kGroup)));
+    }
     if (!first.valid()) first = e;
     last = e;
   }

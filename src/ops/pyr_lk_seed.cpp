@@ -16,9 +16,11 @@ constexpr std::size_t kSeedGroup = 64;  // SEED_GROUP in kernels/pyr_lk.cl
 
 }  // namespace
 
-Event seed_track(Queue& queue, const DeviceImage& prev, const DeviceImage& next, const DeviceArray& prev_pts,
+Event seed_track(Queue& queue, const OpticalFlowPyramid& prev_pyr, const OpticalFlowPyramid& next_pyr, const DeviceArray& prev_pts,
                  const DeviceArray& next_pts, const DeviceArray& status, const DeviceArray& err, const PyrLkParams& params) {
   const char* op = "calc_optical_flow_pyr_lk";
+  const DeviceImage& prev = prev_pyr.levels[0];
+  const DeviceImage& next = next_pyr.levels[0];
   const int s = params.seed_subsampling;
   if (s < 2 || s > 8) {
     throw Error(ErrorCode::out_of_range, op, "seed_subsampling", std::to_string(s) + " is outside 2..8");
@@ -39,9 +41,10 @@ Event seed_track(Queue& queue, const DeviceImage& prev, const DeviceImage& next,
   SubsampledPyramidOptions options;
   options.levels = levels;
   options.subsampling = s;
-  std::vector<DeviceImage> prev_levels, next_levels;
+  std::vector<DeviceImage>& prev_levels = prev_pyr.seed_levels;
+  std::vector<DeviceImage>& next_levels = next_pyr.seed_levels;
   const Event first = subsampled_pyramid(queue, prev, prev_levels, options);
-  subsampled_pyramid(queue, next, next_levels, options);
+  if (&prev_pyr != &next_pyr) subsampled_pyramid(queue, next, next_levels, options);  // one object: one frame
   const int max_count = (params.criteria.type & TermCriteria::count) == 0 ? 30 : std::min(std::max(params.criteria.max_count, 0), 100);
   const double eps = (params.criteria.type & TermCriteria::eps) == 0 ? 0.01 : std::min(std::max(params.criteria.epsilon, 0.0), 10.0);
   const auto program = get_program(queue, "pyr_lk.cl", BuildOptions{});
