@@ -166,9 +166,11 @@ def main():
                 same = int((st == cpu[1]).sum())
                 both = (st[:, 0] == 1) & (cpu[1][:, 0] == 1)
                 worst = float(np.abs(nxt[both] - cpu[0][both]).max()) if both.any() else 0.0
+                fell_back = same == n and worst == 0.0
                 r["note"] = (f"OpenCV {cv2.__version__} OpenCL (UMat); host clock incl. launch overhead; status equal to "
                              f"the CPU path's on {same} of {n} points, positions within {worst:.3g} px"
-                             f"{'' if isinstance(got[0], cv2.UMat) else '; RESULT NOT A UMat: OpenCV may have fallen back to the CPU'}")
+                             f"{'' if isinstance(got[0], cv2.UMat) else '; RESULT NOT A UMat: OpenCV may have fallen back to the CPU'}"
+                             f"{'; IDENTICAL to the CPU path: OpenCV most likely ran its CPU code (its OpenCL pyrLK needs OpenCL images)' if fell_back else ''}")
                 times = time_calls(lambda s: cv2.calcOpticalFlowPyrLK(umats[s][0], umats[s][1], upts, None, **lk),
                                    cv2.ocl.finish, args.warmup, args.runs, args.sets)
                 r["stats"] = summarize(times)
