@@ -1,6 +1,7 @@
 // build_optical_flow_pyramid: cv::buildOpticalFlowPyramid for u8 one-channel images. Each level
 // lives inside an allocation padded by win_size (BORDER_REFLECT_101), its Scharr derivatives inside
-// one padded with zeros; kernels/pyr_lk.cl (pad_reflect, scharr_deriv) and pyr_down fill them.
+// one padded with zeros; kernels/optical_flow_pyramid.cl (pad_reflect, scharr_deriv) and pyr_down
+// fill them.
 #include <string>
 
 #include "core/launch.hpp"
@@ -68,7 +69,7 @@ int build_optical_flow_pyramid(Queue& queue, const DeviceImage& image, OpticalFl
   if (levels[0].overlaps(image)) {
     throw Error(ErrorCode::invalid_argument, op, "image", "is the pyramid's own level 0");
   }
-  const auto program = detail::get_program(queue, "pyr_lk.cl", detail::BuildOptions{});
+  const auto program = detail::get_program(queue, "optical_flow_pyramid.cl", detail::BuildOptions{});
   std::shared_ptr<detail::EventImpl> first, last;
   auto note = [&](const std::shared_ptr<detail::EventImpl>& e) {
     if (!first) first = e;

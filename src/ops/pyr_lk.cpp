@@ -109,16 +109,17 @@ Event calc_optical_flow_pyr_lk(Queue& queue, const OpticalFlowPyramid& prev, con
   if (prev.levels[0].size() != next.levels[0].size()) {
     throw Error(ErrorCode::invalid_argument, op, "next", "frames differ in size from prev");
   }
-  detail::check_fp64(queue, true, op);
   if (params.method == PyrLkMethod::seed) {
     return detail::seed_track(queue, prev, next, prev_pts, next_pts, status, err, params);
   }
+  // Doubles give the correctly rounded float divisions and square roots OpenCV's x86 code has.
+  detail::check_fp64(queue, true, op);
   if (!prev.has_derivatives()) {
     throw Error(ErrorCode::invalid_argument, op, "prev", "has no derivatives (build it with with_derivatives = true)");
   }
   const int max_level = std::min({params.max_level, prev.max_level(), next.max_level()});
   const auto [max_count, eps_sq] = effective_criteria(params.criteria);
-  const auto program = detail::get_program(queue, "pyr_lk.cl", detail::BuildOptions{});
+  const auto program = detail::get_program(queue, "pyr_lk.cl", detail::BuildOptions{}.define("PLINTH_NEED_FP64"));
   const int npoints = static_cast<int>(n);
   const std::size_t patch_bytes = 4 * sizeof(std::int16_t) * static_cast<std::size_t>(params.win_size.width) *
                                   static_cast<std::size_t>(params.win_size.height);

@@ -1,5 +1,5 @@
 // Method seed of calc_optical_flow_pyr_lk: both frames' subsampled pyramids (pyr_down's KLT
-// sibling, subsampled_pyramid), then one launch of kernels/pyr_lk.cl's seed_klt_level per level,
+// sibling, subsampled_pyramid), then one launch of kernels/pyr_lk_seed.cl's seed_klt_level per level,
 // coarsest first. docs/tracking.md describes the algorithm.
 #include <cmath>
 #include <string>
@@ -12,7 +12,7 @@
 namespace plinth::detail {
 namespace {
 
-constexpr std::size_t kSeedGroup = 64;  // SEED_GROUP in kernels/pyr_lk.cl
+constexpr std::size_t kSeedGroup = 64;  // SEED_GROUP in kernels/pyr_lk_seed.cl
 
 }  // namespace
 
@@ -47,7 +47,7 @@ Event seed_track(Queue& queue, const OpticalFlowPyramid& prev_pyr, const Optical
   if (&prev_pyr != &next_pyr) subsampled_pyramid(queue, next, next_levels, options);  // one object: one frame
   const int max_count = (params.criteria.type & TermCriteria::count) == 0 ? 30 : std::min(std::max(params.criteria.max_count, 0), 100);
   const double eps = (params.criteria.type & TermCriteria::eps) == 0 ? 0.01 : std::min(std::max(params.criteria.epsilon, 0.0), 10.0);
-  const auto program = get_program(queue, "pyr_lk.cl", BuildOptions{});
+  const auto program = get_program(queue, "pyr_lk_seed.cl", BuildOptions{});
   const int n = static_cast<int>(prev_pts.size());
   const int fpg = static_cast<int>(kSeedGroup) / params.win_size.width;
   const std::size_t groups = (static_cast<std::size_t>(n) + static_cast<std::size_t>(fpg) - 1) / static_cast<std::size_t>(fpg);
