@@ -318,6 +318,7 @@ TEST(PyrLk, BadArgumentsThrow) {
   EXPECT_TRUE(throws_code([&] { calc_optical_flow_pyr_lk(queue(), pyr, pyr, pts, nxt, short_st, er, params); }, ErrorCode::invalid_argument));
   EXPECT_TRUE(throws_code([&] { calc_optical_flow_pyr_lk(queue(), pyr, pyr, wrong, nxt, st, er, params); }, ErrorCode::invalid_argument));
   EXPECT_TRUE(throws_code([&] { calc_optical_flow_pyr_lk(queue(), flat, pyr, pts, nxt, st, er, params); }, ErrorCode::invalid_argument));
+  EXPECT_TRUE(throws_code([&] { calc_optical_flow_pyr_lk(queue(), pyr, pyr, pts, pts, st, er, params); }, ErrorCode::invalid_argument));
   PyrLkParams big = params;
   big.win_size = {7, 7};  // larger than the pyramids' padding
   EXPECT_TRUE(throws_code([&] { calc_optical_flow_pyr_lk(queue(), pyr, pyr, pts, nxt, st, er, big); }, ErrorCode::invalid_argument));

@@ -85,7 +85,7 @@ int build_optical_flow_pyramid(Queue& queue, const DeviceImage& image, OpticalFl
 // (and read first with OPTFLOW_USE_INITIAL_FLOW), status (u8) is 1 for a tracked point, err (f32;
 // may be empty) the mean absolute difference of the windows /32, or with
 // OPTFLOW_LK_GET_MIN_EIGENVALS the minimum eigenvalue. Where OpenCV leaves err unwritten (a
-// point lost after its first window check) err is 0. Method opencv uses the pyramids' levels up
+// point lost after its first window check) err is 0. The four arrays must not share memory. Method opencv uses the pyramids' levels up
 // to min(params.max_level, their max_level); method seed builds its own pyramids from levels[0].
 Event calc_optical_flow_pyr_lk(Queue& queue, const OpticalFlowPyramid& prev, const OpticalFlowPyramid& next,
                                const DeviceArray& prev_pts, const DeviceArray& next_pts, const DeviceArray& status,

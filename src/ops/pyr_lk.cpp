@@ -40,6 +40,11 @@ void check_points(Queue& queue, const DeviceArray& a, std::int64_t n, Format for
   (void)queue;
 }
 
+bool overlap(const DeviceArray& a, const DeviceArray& b) {
+  if (a.empty() || b.empty() || a.buffer() != b.buffer()) return false;
+  return a.offset() < b.offset() + b.bytes() && b.offset() < a.offset() + a.bytes();
+}
+
 void check_params(const PyrLkParams& p, const char* op) {
   if (p.win_size.width < 3 || p.win_size.height < 3 || p.win_size.width > 1024 || p.win_size.height > 1024) {
     throw Error(ErrorCode::out_of_range, op, "win_size",
@@ -106,6 +111,15 @@ Event calc_optical_flow_pyr_lk(Queue& queue, const OpticalFlowPyramid& prev, con
   check_points(queue, next_pts, n, Format{Depth::f32, 2}, op, "next_pts");
   check_points(queue, status, n, Format{Depth::u8, 1}, op, "status");
   if (!err.empty()) check_points(queue, err, n, Format{Depth::f32, 1}, op, "err");
+  // Every level reads prev_pts again and the outputs are written as it goes: no sharing.
+  const std::pair<const DeviceArray*, const char*> arrays[] = {{&prev_pts, "prev_pts"}, {&next_pts, "next_pts"}, {&status, "status"}, {&err, "err"}};
+  for (std::size_t i = 0; i < 4; ++i) {
+    for (std::size_t j = i + 1; j < 4; ++j) {
+      if (overlap(*arrays[i].first, *arrays[j].first)) {
+        throw Error(ErrorCode::invalid_argument, op, arrays[j].second, std::string("shares memory with ") + arrays[i].second);
+      }
+    }
+  }
   if (prev.levels[0].size() != next.levels[0].size()) {
     throw Error(ErrorCode::invalid_argument, op, "next", "frames differ in size from prev");
   }
