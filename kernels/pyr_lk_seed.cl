@@ -143,10 +143,9 @@ KERNEL REQD_GROUP_SIZE(SEED_GROUP, 1, 1) void seed_klt_level(
       ARRAY_AT(status, feature) = 0;
     }
     const float px = ARRAY_AT(prev_pts, 2 * feature), py = ARRAY_AT(prev_pts, 2 * feature + 1);
-    if (state[f] != 2 || level != 0) {
-      ARRAY_AT(next_pts, 2 * feature) = px + pos[4 * f + 2] / level_scale;
-      ARRAY_AT(next_pts, 2 * feature + 1) = py + pos[4 * f + 3] / level_scale;
-    }
+    /* Lost points keep their last estimate. */
+    ARRAY_AT(next_pts, 2 * feature) = px + pos[4 * f + 2] / level_scale;
+    ARRAY_AT(next_pts, 2 * feature + 1) = py + pos[4 * f + 3] / level_scale;
     if (level == 0) {
       float e = 0.0f;
       for (int c = 0; c < win_w; ++c) e += part[5 * (lid + c)];
