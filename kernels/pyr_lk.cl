@@ -60,6 +60,30 @@ INLINE int2 sample_deriv(CONST_IMAGE_PARAM(short, d), int x, int y, int4 w) {
 /* OpenCV's v_reduce_sum of four float lanes on SSE: (l0 + l2) + (l1 + l3). */
 INLINE float reduce4(float4 l) { return (l.x + l.z) + (l.y + l.w); }
 
+/* One step of OpenCV's iteration: moves next by G^-1 b (D = 1 / det G) and sets out, the position
+ * next_pts keeps. Returns 1 when the iterations stop: the step is within epsilon (squared, in
+ * double, as Point2f::ddot), or it undoes the previous one (an oscillation: out goes back by half
+ * the step). */
+INLINE int lk_update(float b1, float b2, float A11, float A12, float A22, float D, float half_x, float half_y, int j,
+                     double epsilon_sq, float* next_x, float* next_y, float* out_x, float* out_y, float* prev_dx,
+                     float* prev_dy) {
+  const float dx = (A12 * b2 - A22 * b1) * D;
+  const float dy = (A12 * b1 - A11 * b2) * D;
+  *next_x += dx;
+  *next_y += dy;
+  *out_x = *next_x + half_x;
+  *out_y = *next_y + half_y;
+  if ((double)dx * (double)dx + (double)dy * (double)dy <= epsilon_sq) return 1;
+  if (j > 0 && (double)fabs(dx + *prev_dx) < 0.01 && (double)fabs(dy + *prev_dy) < 0.01) {
+    *out_x -= dx * 0.5f;
+    *out_y -= dy * 0.5f;
+    return 1;
+  }
+  *prev_dx = dx;
+  *prev_dy = dy;
+  return 0;
+}
+
 KERNEL void pyr_lk_level(int npoints, int level, int max_level, int use_initial_flow, int get_min_eig, int has_err,
                          int win_w, int win_h, int max_count, double epsilon_sq, float min_eig_threshold, int cols,
                          int rows, CONST_IMAGE_PARAM(uchar, I), CONST_IMAGE_PARAM(short, dI), CONST_IMAGE_PARAM(uchar, J),
@@ -184,20 +208,7 @@ KERNEL void pyr_lk_level(int npoints, int level, int max_level, int use_initial_
     sb1 += s.x + s.z;
     sb2 += s.y + s.w;
     const float b1 = sb1 * FLT_SCALE, b2 = sb2 * FLT_SCALE;
-    const float dx = (A12 * b2 - A22 * b1) * D;
-    const float dy = (A12 * b1 - A11 * b2) * D;
-    next_x += dx;
-    next_y += dy;
-    out_x = next_x + half_x;
-    out_y = next_y + half_y;
-    if ((double)dx * (double)dx + (double)dy * (double)dy <= epsilon_sq) break;
-    if (j > 0 && (double)fabs(dx + prev_dx) < 0.01 && (double)fabs(dy + prev_dy) < 0.01) {
-      out_x -= dx * 0.5f;
-      out_y -= dy * 0.5f;
-      break;
-    }
-    prev_dx = dx;
-    prev_dy = dy;
+    if (lk_update(b1, b2, A11, A12, A22, D, half_x, half_y, j, epsilon_sq, &next_x, &next_y, &out_x, &out_y, &prev_dx, &prev_dy)) break;
   }
   ARRAY_AT(next_pts, 2 * p) = out_x;
   ARRAY_AT(next_pts, 2 * p + 1) = out_y;
@@ -390,20 +401,7 @@ KERNEL REQD_GROUP_SIZE(LK_GROUP, 1, 1) void pyr_lk_level_group(
     const float4 s = (float4)(sums[0], sums[1], sums[2], sums[3]) + (float4)(sums[4], sums[5], sums[6], sums[7]);
     const float b1 = (sums[8] + (s.x + s.z)) * FLT_SCALE, b2 = (sums[9] + (s.y + s.w)) * FLT_SCALE;
     BARRIER_LOCAL(); /* sums and pD are rewritten by the next iteration */
-    const float dx = (A12 * b2 - A22 * b1) * D;
-    const float dy = (A12 * b1 - A11 * b2) * D;
-    next_x += dx;
-    next_y += dy;
-    out_x = next_x + half_x;
-    out_y = next_y + half_y;
-    if ((double)dx * (double)dx + (double)dy * (double)dy <= epsilon_sq) break;
-    if (j > 0 && (double)fabs(dx + prev_dx) < 0.01 && (double)fabs(dy + prev_dy) < 0.01) {
-      out_x -= dx * 0.5f;
-      out_y -= dy * 0.5f;
-      break;
-    }
-    prev_dx = dx;
-    prev_dy = dy;
+    if (lk_update(b1, b2, A11, A12, A22, D, half_x, half_y, j, epsilon_sq, &next_x, &next_y, &out_x, &out_y, &prev_dx, &prev_dy)) break;
   }
   if (writer) {
     ARRAY_AT(next_pts, 2 * p) = out_x;
