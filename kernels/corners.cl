@@ -1,61 +1,42 @@
 /* Corner responses (cv::cornerMinEigenVal, cv::cornerHarris) and the candidate stage of
  * cv::goodFeaturesToTrack, reproducing OpenCV 4.6's CPU arithmetic bit for bit (docs/tracking.md,
- * "Corners"). Build options:
- *   KSIZE      1, 3, 5, 7 (Sobel) or -1 (Scharr): the derivative aperture
- *   BLOCK      the window of the covariance sums (2..)
- *   BORDER     kernels/common/border.h's code
- *   HARRIS     0: minimum eigenvalue, 1: Harris response
+ * "Corners"). Aperture (1, 3, 5, 7; -1 Scharr), window, border (kernels/common/border.h's code)
+ * and response (0 minimum eigenvalue, 1 Harris) are kernel arguments, so that one program serves
+ * every case; GROUP (build option) is the work-group size of corners_max.
  * FP_CONTRACT is off (dialect.h); where OpenCV's AVX2 code fuses a multiply-add, fma() says so. */
 #define PLINTH_NEED_FP64
 #include "common/dialect.h"
 #include "common/border.h"
 
-/* Integer taps of OpenCV's derivative (order 1) and smoothing kernels (getDerivKernels). */
-#if KSIZE == -1
-#define DERIV_TAPS 3
-#define SMOOTH_TAPS 3
-CONSTANT int kDeriv[3] = {-1, 0, 1};
-CONSTANT int kSmooth[3] = {3, 10, 3};
-#elif KSIZE == 1
-#define DERIV_TAPS 3
-#define SMOOTH_TAPS 1
-CONSTANT int kDeriv[3] = {-1, 0, 1};
-CONSTANT int kSmooth[1] = {1};
-#elif KSIZE == 3
-#define DERIV_TAPS 3
-#define SMOOTH_TAPS 3
-CONSTANT int kDeriv[3] = {-1, 0, 1};
-CONSTANT int kSmooth[3] = {1, 2, 1};
-#elif KSIZE == 5
-#define DERIV_TAPS 5
-#define SMOOTH_TAPS 5
-CONSTANT int kDeriv[5] = {-1, -2, 0, 2, 1};
-CONSTANT int kSmooth[5] = {1, 4, 6, 4, 1};
-#elif KSIZE == 7
-#define DERIV_TAPS 7
-#define SMOOTH_TAPS 7
-CONSTANT int kDeriv[7] = {-1, -4, -5, 0, 5, 4, 1};
-CONSTANT int kSmooth[7] = {1, 6, 15, 20, 15, 6, 1};
-#else
-#error "KSIZE must be 1, 3, 5, 7 or -1"
-#endif
+/* Integer taps of OpenCV's derivative (order 1) and smoothing kernels (getDerivKernels), by
+ * aperture: Scharr (-1), 1, 3, 5, 7. Each row: the taps, centred in 7 slots. */
+CONSTANT int kTaps[5][2][7] = {
+    {{0, 0, -1, 0, 1, 0, 0}, {0, 0, 3, 10, 3, 0, 0}},         /* Scharr */
+    {{0, 0, -1, 0, 1, 0, 0}, {0, 0, 0, 1, 0, 0, 0}},          /* 1 */
+    {{0, 0, -1, 0, 1, 0, 0}, {0, 0, 1, 2, 1, 0, 0}},          /* 3 */
+    {{0, -1, -2, 0, 2, 1, 0}, {0, 1, 4, 6, 4, 1, 0}},         /* 5 */
+    {{-1, -4, -5, 0, 5, 4, 1}, {1, 6, 15, 20, 15, 6, 1}},     /* 7 */
+};
+INLINE int aperture_row(int ksize) { return ksize < 0 ? 0 : ksize / 2 + 1; }
+INLINE int deriv_taps(int ksize) { return ksize == 5 ? 5 : ksize == 7 ? 7 : 3; }
+INLINE int smooth_taps(int ksize) { return ksize == 1 ? 1 : ksize == 5 ? 5 : ksize == 7 ? 7 : 3; }
 
-INLINE float src_at(CONST_IMAGE_PARAM(uchar, src), int x, int y, int width, int height) {
-  const int xx = border_index(x, width, BORDER);
-  const int yy = border_index(y, height, BORDER);
+INLINE float src_at(CONST_IMAGE_PARAM(uchar, src), int x, int y, int width, int height, int border) {
+  const int xx = border_index(x, width, border);
+  const int yy = border_index(y, height, border);
   if (xx < 0 || yy < 0) return 0.0f;
   return (float)IMAGE_AT(src, xx, yy);
 }
 
 /* OpenCV's row filter (RowFilter<uchar, float, RowVec_8u32f>, AVX2): a multiply-add chain from the
  * leftmost tap. With integer taps every step is exact; with scaled taps the fma matters. */
-INLINE float row_filter(CONST_IMAGE_PARAM(uchar, src), int x, int y, int width, int height, int taps,
+INLINE float row_filter(CONST_IMAGE_PARAM(uchar, src), int x, int y, int width, int height, int border, int taps,
                         CONSTANT const int* k, float scale, int scaled) {
   const int r = taps / 2;
   float acc = 0.0f;
   for (int i = 0; i < taps; ++i) {
-    const float coef = scaled ? (float)k[i] * scale : (float)k[i];
-    const float v = src_at(src, src_offset, src_step, x - r + i, y, width, height);
+    const float coef = scaled ? (float)k[3 - r + i] * scale : (float)k[3 - r + i];
+    const float v = src_at(src, src_offset, src_step, x - r + i, y, width, height, border);
     acc = i == 0 ? coef * v : fma(coef, v, acc);
   }
   return acc;
@@ -65,66 +46,68 @@ INLINE float row_filter(CONST_IMAGE_PARAM(uchar, src), int x, int y, int width, 
  * every source row the column kernel covers (rows outside a constant border are 0), then OpenCV's
  * column filter (SymmColumnSmallFilter for 3 taps, SymmColumnFilter otherwise, AVX2 forms). The
  * smoothing kernel carries the scale: the column one for d/dx, the row one for d/dy. */
-INLINE float derivative(CONST_IMAGE_PARAM(uchar, src), int x, int y, int width, int height, float scale, int along_x) {
-  const int row_taps = along_x ? DERIV_TAPS : SMOOTH_TAPS;
-  const int col_taps = along_x ? SMOOTH_TAPS : DERIV_TAPS;
-  CONSTANT const int* rk = along_x ? kDeriv : kSmooth;
-  CONSTANT const int* ck = along_x ? kSmooth : kDeriv;
+INLINE float derivative(CONST_IMAGE_PARAM(uchar, src), int x, int y, int width, int height, int border, int ksize,
+                        float scale, int along_x) {
+  const int row_taps = along_x ? deriv_taps(ksize) : smooth_taps(ksize);
+  const int col_taps = along_x ? smooth_taps(ksize) : deriv_taps(ksize);
+  CONSTANT const int* deriv = kTaps[aperture_row(ksize)][0];
+  CONSTANT const int* smooth = kTaps[aperture_row(ksize)][1];
+  CONSTANT const int* rk = along_x ? deriv : smooth;
+  CONSTANT const int* ck = along_x ? smooth : deriv;  /* centred: tap i of n at ck[3 - n/2 + i] */
   const int rc = col_taps / 2;
   float rows[7];
   for (int i = 0; i < col_taps; ++i) {
-    const int yy = border_index(y - rc + i, height, BORDER);
-    rows[i] = yy < 0 ? 0.0f : row_filter(src, src_offset, src_step, x, yy, width, height, row_taps, rk, scale, !along_x);
+    const int yy = border_index(y - rc + i, height, border);
+    rows[i] = yy < 0 ? 0.0f : row_filter(src, src_offset, src_step, x, yy, width, height, border, row_taps, rk, scale, !along_x);
   }
   const int scaled = along_x;
-  const float k0 = scaled ? (float)ck[rc] * scale : (float)ck[rc];
+  const float k0 = scaled ? (float)ck[3] * scale : (float)ck[3];
   if (col_taps == 1) return rows[0] * k0;
-  const int symmetric = ck[0] == ck[col_taps - 1];
+  const int symmetric = ck[3 - rc] == ck[3 + rc];
   if (col_taps == 3) {
-    const float k1 = scaled ? (float)ck[2] * scale : (float)ck[2];
+    const float k1 = scaled ? (float)ck[4] * scale : (float)ck[4];
     if (symmetric) return fma(rows[0] + rows[2], k1, rows[1] * k0);
     return (rows[2] - rows[0]) * k1;
   }
   float s = symmetric ? rows[rc] * k0 : 0.0f;
   for (int i = 1; i <= rc; ++i) {
-    const float ki = scaled ? (float)ck[rc + i] * scale : (float)ck[rc + i];
+    const float ki = scaled ? (float)ck[3 + i] * scale : (float)ck[3 + i];
     s = symmetric ? fma(rows[rc + i] + rows[rc - i], ki, s) : fma(rows[rc + i] - rows[rc - i], ki, s);
   }
   return s;
 }
 
 /* dx and dy of every pixel (cv::Sobel / cv::Scharr with OpenCV's corner scale). */
-KERNEL void corners_sobel(int width, int height, float scale, CONST_IMAGE_PARAM(uchar, src), IMAGE_PARAM(float, dx),
-                          IMAGE_PARAM(float, dy)) {
+KERNEL void corners_sobel(int width, int height, int border, int ksize, float scale, CONST_IMAGE_PARAM(uchar, src),
+                          IMAGE_PARAM(float, dx), IMAGE_PARAM(float, dy)) {
   const int x = GLOBAL_ID(0);
   const int y = GLOBAL_ID(1);
   if (x >= width || y >= height) return;
-  IMAGE_AT(dx, x, y) = derivative(src, src_offset, src_step, x, y, width, height, scale, 1);
-  IMAGE_AT(dy, x, y) = derivative(src, src_offset, src_step, x, y, width, height, scale, 0);
+  IMAGE_AT(dx, x, y) = derivative(src, src_offset, src_step, x, y, width, height, border, ksize, scale, 1);
+  IMAGE_AT(dy, x, y) = derivative(src, src_offset, src_step, x, y, width, height, border, ksize, scale, 0);
 }
 
 /* The response from the three window sums, as calcMinEigenVal / calcHarris. OpenCV walks the image
  * as one line of width*height pixels: 8 at a time in AVX (k * (ac * ac)), then one group of 4 in
  * SSE ((k * ac) * ac), then the last few in double. `linear` is the pixel's place on that line. */
-INLINE float response(float a, float b, float c, int linear, int avx_end, int sse_end, float kf, double kd) {
-#if HARRIS
-  if (linear < avx_end) {
-    const float ac = a + c;
-    return (a * c - b * b) - kf * (ac * ac);
+INLINE float response(float a, float b, float c, int harris, int linear, int avx_end, int sse_end, float kf, double kd) {
+  if (harris) {
+    if (linear < avx_end) {
+      const float ac = a + c;
+      return (a * c - b * b) - kf * (ac * ac);
+    }
+    if (linear < sse_end) {
+      const float ac = a + c;
+      return (a * c - b * b) - (kf * ac) * ac;
+    }
+    const double ac = (double)(a + c);
+    return (float)((double)(a * c - b * b) - kd * ac * ac);
   }
-  if (linear < sse_end) {
-    const float ac = a + c;
-    return (a * c - b * b) - (kf * ac) * ac;
-  }
-  const double ac = (double)(a + c);
-  return (float)((double)(a * c - b * b) - kd * ac * ac);
-#else
   const float ha = a * 0.5f;
   const float hc = c * 0.5f;
   const float t = ha - hc;
   /* sqrt through double: correctly rounded for a float argument, as SSE's sqrtps. */
   return (ha + hc) - (float)sqrt((double)(b * b + t * t));
-#endif
 }
 
 INLINE float product(CONST_IMAGE_PARAM(float, dx), CONST_IMAGE_PARAM(float, dy), int x, int y, int channel) {
@@ -134,36 +117,36 @@ INLINE float product(CONST_IMAGE_PARAM(float, dx), CONST_IMAGE_PARAM(float, dy),
 }
 
 #define PRODUCT_AT(px, y, channel) \
-  ((border_index((px), width, BORDER) < 0) ? 0.0 \
-                                           : (double)product(dx, dx_offset, dx_step, dy, dy_offset, dy_step, border_index((px), width, BORDER), (y), (channel)))
+  ((border_index((px), width, border) < 0) ? 0.0 \
+                                           : (double)product(dx, dx_offset, dx_step, dy, dy_offset, dy_step, border_index((px), width, border), (y), (channel)))
 
 /* OpenCV's box filter, row pass (RowSum<float, double> on the 3-channel products), windows of 3 and
  * 5: each sum left to right, independent of its neighbours. One work-item per (pixel, channel). */
-KERNEL void corners_row_sums_direct(int width, int height, CONST_IMAGE_PARAM(float, dx), CONST_IMAGE_PARAM(float, dy),
+KERNEL void corners_row_sums_direct(int width, int height, int border, int block, CONST_IMAGE_PARAM(float, dx), CONST_IMAGE_PARAM(float, dy),
                                     IMAGE_PARAM(double, sums)) {
   const int x = GLOBAL_ID(0);
   const int y = GLOBAL_ID(1);
   const int channel = GLOBAL_ID(2);
   if (x >= width || y >= height) return;
-  const int anchor = BLOCK / 2;
+  const int anchor = block / 2;
   double s = PRODUCT_AT(x - anchor, y, channel);
-  for (int i = 1; i < BLOCK; ++i) s = s + PRODUCT_AT(x - anchor + i, y, channel);
+  for (int i = 1; i < block; ++i) s = s + PRODUCT_AT(x - anchor + i, y, channel);
   IMAGE_AT(sums, x * 3 + channel, y) = s;
 }
 
 /* The row pass for other windows: a running sum along the row (add the entering value minus the
  * leaving one), so each sum depends on all before it. One work-item per (row, channel). */
-KERNEL void corners_row_sums_running(int width, int height, CONST_IMAGE_PARAM(float, dx), CONST_IMAGE_PARAM(float, dy),
+KERNEL void corners_row_sums_running(int width, int height, int border, int block, CONST_IMAGE_PARAM(float, dx), CONST_IMAGE_PARAM(float, dy),
                                      IMAGE_PARAM(double, sums)) {
   const int y = GLOBAL_ID(0);
   const int channel = GLOBAL_ID(1);
   if (y >= height) return;
-  const int anchor = BLOCK / 2;
+  const int anchor = block / 2;
   double s = 0.0;
-  for (int i = 0; i < BLOCK; ++i) s += PRODUCT_AT(i - anchor, y, channel);
+  for (int i = 0; i < block; ++i) s += PRODUCT_AT(i - anchor, y, channel);
   IMAGE_AT(sums, channel, y) = s;
   for (int x = 0; x + 1 < width; ++x) {
-    s += PRODUCT_AT(x + BLOCK - anchor, y, channel) - PRODUCT_AT(x - anchor, y, channel);
+    s += PRODUCT_AT(x + block - anchor, y, channel) - PRODUCT_AT(x - anchor, y, channel);
     IMAGE_AT(sums, (x + 1) * 3 + channel, y) = s;
   }
 }
@@ -171,26 +154,26 @@ KERNEL void corners_row_sums_running(int width, int height, CONST_IMAGE_PARAM(fl
 
 /* The column pass (ColumnSum<double, float>): a running sum down each column of row sums over the
  * whole image, then the response. One work-item per column. */
-KERNEL void corners_column_response(int width, int height, int avx_end, int sse_end, float kf, double kd,
+KERNEL void corners_column_response(int width, int height, int border, int block, int harris, int avx_end, int sse_end, float kf, double kd,
                                     CONST_IMAGE_PARAM(double, sums), IMAGE_PARAM(float, dst)) {
   const int x = GLOBAL_ID(0);
   if (x >= width) return;
-  const int anchor = BLOCK / 2;
+  const int anchor = block / 2;
   double run[3] = {0.0, 0.0, 0.0};
-  for (int k = 0; k < BLOCK - 1; ++k) {
-    const int yy = border_index(k - anchor, height, BORDER);
+  for (int k = 0; k < block - 1; ++k) {
+    const int yy = border_index(k - anchor, height, border);
     for (int c = 0; c < 3; ++c) run[c] += yy < 0 ? 0.0 : IMAGE_AT(sums, x * 3 + c, yy);
   }
   for (int y = 0; y < height; ++y) {
-    const int yp = border_index(y + BLOCK - 1 - anchor, height, BORDER);
-    const int ym = border_index(y - anchor, height, BORDER);
+    const int yp = border_index(y + block - 1 - anchor, height, border);
+    const int ym = border_index(y - anchor, height, border);
     float cov[3];
     for (int c = 0; c < 3; ++c) {
       const double s0 = run[c] + (yp < 0 ? 0.0 : IMAGE_AT(sums, x * 3 + c, yp));
       cov[c] = (float)s0;
       run[c] = s0 - (ym < 0 ? 0.0 : IMAGE_AT(sums, x * 3 + c, ym));
     }
-    IMAGE_AT(dst, x, y) = response(cov[0], cov[1], cov[2], y * width + x, avx_end, sse_end, kf, kd);
+    IMAGE_AT(dst, x, y) = response(cov[0], cov[1], cov[2], harris, y * width + x, avx_end, sse_end, kf, kd);
   }
 }
 

@@ -11,6 +11,12 @@
 namespace plinth {
 namespace detail {
 
+std::shared_ptr<Program> corners_program(Queue& queue) {
+  BuildOptions build;
+  build.define("GROUP", corners_group);
+  return get_program(queue, "corners.cl", build);
+}
+
 void check_corner_args(Queue& queue, const DeviceImage& src, int block_size, int ksize, BorderMode border,
                        std::string_view op) {
   check_device(queue, src, op, "src");
@@ -44,10 +50,8 @@ Event corner_response(Queue& queue, const DeviceImage& src, DeviceImage& dst, co
   if (r.ksize < 0) scale *= 2.0;
   scale = 1.0 / (scale * 255.0);
 
-  BuildOptions build;
-  build.define("KSIZE", r.ksize).define("BLOCK", r.block_size).define("BORDER", static_cast<long long>(r.border));
-  build.define("HARRIS", r.harris ? 1 : 0).define("GROUP", 256);
-  const auto program = get_program(queue, "corners.cl", build);
+  const auto program = corners_program(queue);
+  const int border = static_cast<int>(r.border);
 
   const int w = src.width();
   const int h = src.height();
@@ -58,12 +62,12 @@ Event corner_response(Queue& queue, const DeviceImage& src, DeviceImage& dst, co
   DeviceImage sums(queue.context(), w * 3, h, Format{Depth::f64, 1});
 
   Launch sobel(queue, program, "corners_sobel");
-  sobel.arg(w).arg(h).arg(static_cast<float>(scale)).image(src).image(dx).image(dy);
+  sobel.arg(w).arg(h).arg(border).arg(r.ksize).arg(static_cast<float>(scale)).image(src).image(dx).image(dy);
   const auto first = sobel.run(range(round_up(uw, 32), round_up(uh, 8)), range(32, 8));
 
   const bool direct = r.block_size == 3 || r.block_size == 5;
   Launch rows(queue, program, direct ? "corners_row_sums_direct" : "corners_row_sums_running");
-  rows.arg(w).arg(h).image(dx).image(dy).image(sums);
+  rows.arg(w).arg(h).arg(border).arg(r.block_size).image(dx).image(dy).image(sums);
   if (direct) {
     rows.run(range(round_up(uw, 32), round_up(uh, 4), 3), range(32, 4, 1));
   } else {
@@ -76,7 +80,7 @@ Event corner_response(Queue& queue, const DeviceImage& src, DeviceImage& dst, co
   const long long avx_end = n / 8 * 8;
   const long long sse_end = avx_end + (n - avx_end >= 4 ? 4 : 0);
   Launch columns(queue, program, "corners_column_response");
-  columns.arg(w).arg(h).arg(static_cast<int>(avx_end)).arg(static_cast<int>(sse_end));
+  columns.arg(w).arg(h).arg(border).arg(r.block_size).arg(r.harris ? 1 : 0).arg(static_cast<int>(avx_end)).arg(static_cast<int>(sse_end));
   columns.arg(static_cast<float>(r.k)).arg(r.k).image(sums).image(dst);
   const auto last = columns.run(range(round_up(uw, 64)), range(64));
   return Event(first, last);

@@ -15,7 +15,7 @@ namespace plinth {
 namespace {
 
 constexpr const char* kOp = "good_features_to_track";
-constexpr int kMaxGroup = 256;
+constexpr int kMaxGroup = detail::corners_group;
 
 void check_params(Queue& queue, const DeviceImage& image, const GoodFeaturesParams& p, const DeviceImage* mask) {
   detail::check_corner_args(queue, image, p.block_size, p.gradient_size, BorderMode::reflect_101, kOp);
@@ -109,10 +109,7 @@ std::vector<Candidate> device_candidates(Queue& queue, const DeviceImage& image,
   const Event first = detail::corner_response(
       queue, image, response, {p.block_size, p.gradient_size, BorderMode::reflect_101, p.use_harris_detector, p.k});
 
-  detail::BuildOptions build;
-  build.define("KSIZE", p.gradient_size).define("BLOCK", p.block_size).define("BORDER", static_cast<long long>(BorderMode::reflect_101));
-  build.define("HARRIS", p.use_harris_detector ? 1 : 0).define("GROUP", kMaxGroup);
-  const auto program = detail::get_program(queue, "corners.cl", build);
+  const auto program = detail::corners_program(queue);
 
   const int w = image.width();
   const int h = image.height();
