@@ -116,6 +116,9 @@ INLINE float product(CONST_IMAGE_PARAM(float, dx), CONST_IMAGE_PARAM(float, dy),
   return channel == 0 ? u * u : channel == 1 ? u * v : v * v;
 }
 
+/* Steps of a running sum whose loads are issued together. */
+#define CHAIN_BATCH 8
+
 #define PRODUCT_AT(px, y, channel) \
   ((border_index((px), width, border) < 0) ? 0.0 \
                                            : (double)product(dx, dx_offset, dx_step, dy, dy_offset, dy_step, border_index((px), width, border), (y), (channel)))
@@ -145,9 +148,20 @@ KERNEL void corners_row_sums_running(int width, int height, int border, int bloc
   double s = 0.0;
   for (int i = 0; i < block; ++i) s += PRODUCT_AT(i - anchor, y, channel);
   IMAGE_AT(sums, channel, y) = s;
-  for (int x = 0; x + 1 < width; ++x) {
-    s += PRODUCT_AT(x + block - anchor, y, channel) - PRODUCT_AT(x - anchor, y, channel);
-    IMAGE_AT(sums, (x + 1) * 3 + channel, y) = s;
+  /* The loads of a batch of CHAIN_BATCH steps are issued before the chain uses them, so that the
+   * walk waits on memory once per batch rather than once per step. */
+  for (int x0 = 0; x0 + 1 < width; x0 += CHAIN_BATCH) {
+    double enter[CHAIN_BATCH], leave[CHAIN_BATCH];
+    UNROLL for (int j = 0; j < CHAIN_BATCH; ++j) {
+      const int x = min(x0 + j, width - 2);
+      enter[j] = PRODUCT_AT(x + block - anchor, y, channel);
+      leave[j] = PRODUCT_AT(x - anchor, y, channel);
+    }
+    UNROLL for (int j = 0; j < CHAIN_BATCH; ++j) {
+      if (x0 + j + 1 >= width) break;
+      s += enter[j] - leave[j];
+      IMAGE_AT(sums, (x0 + j + 1) * 3 + channel, y) = s;
+    }
   }
 }
 #undef PRODUCT_AT
@@ -164,16 +178,29 @@ KERNEL void corners_column_response(int width, int height, int border, int block
     const int yy = border_index(k - anchor, height, border);
     for (int c = 0; c < 3; ++c) run[c] += yy < 0 ? 0.0 : IMAGE_AT(sums, x * 3 + c, yy);
   }
-  for (int y = 0; y < height; ++y) {
-    const int yp = border_index(y + block - 1 - anchor, height, border);
-    const int ym = border_index(y - anchor, height, border);
-    float cov[3];
-    for (int c = 0; c < 3; ++c) {
-      const double s0 = run[c] + (yp < 0 ? 0.0 : IMAGE_AT(sums, x * 3 + c, yp));
-      cov[c] = (float)s0;
-      run[c] = s0 - (ym < 0 ? 0.0 : IMAGE_AT(sums, x * 3 + c, ym));
+  /* Loads batched as in corners_row_sums_running. */
+  for (int y0 = 0; y0 < height; y0 += CHAIN_BATCH) {
+    double enter[CHAIN_BATCH][3], leave[CHAIN_BATCH][3];
+    UNROLL for (int j = 0; j < CHAIN_BATCH; ++j) {
+      const int y = min(y0 + j, height - 1);
+      const int yp = border_index(y + block - 1 - anchor, height, border);
+      const int ym = border_index(y - anchor, height, border);
+      UNROLL for (int c = 0; c < 3; ++c) {
+        enter[j][c] = yp < 0 ? 0.0 : IMAGE_AT(sums, x * 3 + c, yp);
+        leave[j][c] = ym < 0 ? 0.0 : IMAGE_AT(sums, x * 3 + c, ym);
+      }
     }
-    IMAGE_AT(dst, x, y) = response(cov[0], cov[1], cov[2], harris, y * width + x, avx_end, sse_end, kf, kd);
+    UNROLL for (int j = 0; j < CHAIN_BATCH; ++j) {
+      const int y = y0 + j;
+      if (y >= height) break;
+      float cov[3];
+      UNROLL for (int c = 0; c < 3; ++c) {
+        const double s0 = run[c] + enter[j][c];
+        cov[c] = (float)s0;
+        run[c] = s0 - leave[j][c];
+      }
+      IMAGE_AT(dst, x, y) = response(cov[0], cov[1], cov[2], harris, y * width + x, avx_end, sse_end, kf, kd);
+    }
   }
 }
 
