@@ -15,4 +15,5 @@
 #include "plinth/nv12.hpp"
 #include "plinth/pyramid.hpp"
 #include "plinth/resize.hpp"
+#include "plinth/sort.hpp"
 #include "plinth/types.hpp"
