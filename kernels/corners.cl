@@ -247,26 +247,33 @@ INLINE float thresholded(CONST_IMAGE_PARAM(float, response), int x, int y, float
 }
 
 /* Candidates: interior pixels whose thresholded response is non-zero and equals the maximum of its
- * 3x3 neighbourhood (cv::dilate), where the mask is set. Each is appended (in no fixed order) as
- * its response and its pixel index y * width + x; words[1] counts them (words[0]: corners_max's
- * key). */
+ * 3x3 neighbourhood (cv::dilate), where the mask is set. Written for every pixel p, in reversed
+ * order (slot n - 1 - p), as a flag, the thresholded response and p: a stable compaction then
+ * lists the candidates by descending pixel index, and a stable descending sort by response keeps
+ * that order among equal responses, OpenCV's tie rule. words[0]: corners_max's key. */
 KERNEL void corners_candidates(int width, int height, int has_mask, double quality, CONST_IMAGE_PARAM(float, response),
-                               CONST_IMAGE_PARAM(uchar, mask), GLOBAL int* words, ARRAY_PARAM(float, keys),
-                               ARRAY_PARAM(uint, indices)) {
-  const int x = GLOBAL_ID(0) + 1;
-  const int y = GLOBAL_ID(1) + 1;
-  if (x >= width - 1 || y >= height - 1) return;
+                               CONST_IMAGE_PARAM(uchar, mask), GLOBAL const int* words, ARRAY_PARAM(uchar, flags),
+                               ARRAY_PARAM(float, keys), ARRAY_PARAM(uint, indices)) {
+  const int x = GLOBAL_ID(0);
+  const int y = GLOBAL_ID(1);
+  if (x >= width || y >= height) return;
+  const int p = y * width + x;
+  const int slot = width * height - 1 - p;
   const int key = words[0];
   const double max_value = key == INT_MIN ? 0.0 : (double)float_from_ordered(key);
   const float thresh = (float)(max_value * quality);
-  const float v = thresholded(response, response_offset, response_step, x, y, thresh);
-  if (v == 0.0f) return;
-  if (has_mask && IMAGE_AT(mask, x, y) == 0) return;
-  float m = v;
-  for (int j = -1; j <= 1; ++j)
-    for (int i = -1; i <= 1; ++i) m = fmax(m, thresholded(response, response_offset, response_step, x + i, y + j, thresh));
-  if (v != m) return;
-  const uint slot = (uint)ATOMIC_INC(words + 1);
+  int candidate = 0;
+  float v = 0.0f;
+  if (x >= 1 && y >= 1 && x < width - 1 && y < height - 1 && (!has_mask || IMAGE_AT(mask, x, y) != 0)) {
+    v = thresholded(response, response_offset, response_step, x, y, thresh);
+    if (v != 0.0f) {
+      float m = v;
+      for (int j = -1; j <= 1; ++j)
+        for (int i = -1; i <= 1; ++i) m = fmax(m, thresholded(response, response_offset, response_step, x + i, y + j, thresh));
+      candidate = v == m;
+    }
+  }
+  ARRAY_AT(flags, slot) = (uchar)candidate;
   ARRAY_AT(keys, slot) = v;
-  ARRAY_AT(indices, slot) = (uint)(y * width + x);
+  ARRAY_AT(indices, slot) = (uint)p;
 }

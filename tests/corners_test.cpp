@@ -172,7 +172,7 @@ TEST(CornersGoodFeatures, PhotosAcrossParameters) {
       double min_distance;
       int max_corners;
       double quality;
-    } runs[] = {{0.0, 0, 0.01}, {1.0, 1000, 0.01}, {10.0, 1000, 0.01}, {2.5, 25, 0.001}, {57.0, 0, 0.05}, {0.5, 300, 0.02}};
+    } runs[] = {{0.0, 0, 0.01}, {1.0, 1000, 0.01}, {10.0, 1000, 0.01}, {2.5, 25, 0.001}, {57.0, 0, 0.05}, {0.5, 300, 0.02}, {5000.0, 0, 0.01}};
     for (const auto& run : runs) {
       {
         GoodFeaturesParams p;

@@ -1,6 +1,7 @@
-// good_features_to_track (cv::goodFeaturesToTrack): the response (corners.cpp), then on the device
-// the strongest response under the mask and the candidates (thresholded local maxima of 3x3), then
-// the ordering and OpenCV's greedy minDistance walk. docs/tracking.md ("Corners") gives the rules.
+// good_features_to_track (cv::goodFeaturesToTrack): on the device the response (corners.cpp), the
+// strongest response under the mask, the candidates (thresholded local maxima of 3x3) and their
+// order (plinth's compact and sort_pairs); then OpenCV's greedy minDistance walk on the host.
+// docs/tracking.md ("Corners") gives the rules.
 #include <algorithm>
 #include <climits>
 #include <cmath>
@@ -10,6 +11,7 @@
 #include "core/launch.hpp"
 #include "ops/corners_internal.hpp"
 #include "ops/elementwise_common.hpp"
+#include "plinth/sort.hpp"
 
 namespace plinth {
 namespace {
@@ -38,44 +40,29 @@ void check_params(Queue& queue, const DeviceImage& image, const GoodFeaturesPara
   }
 }
 
-struct Candidate {
-  float response;
-  std::uint32_t index;  // y * width + x: OpenCV's address order
-};
-
-// The candidates in OpenCV's order: response descending, ties by the later pixel first (the
-// comparator of OpenCV 4.6's sort of pointers into the response image).
-// TEMPORARY: sorted on the host until plinth's device sort (include/plinth/sort.hpp) lands on
-// main; then this becomes sort_pairs on the device.
-void order_candidates(std::vector<Candidate>& candidates) {
-  std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
-    if (a.response != b.response) return a.response > b.response;
-    return a.index > b.index;
-  });
-}
-
 // OpenCV's minDistance pass: walk the ordered candidates, keep one when no kept corner lies
 // closer than min_distance (squared distances compared in float against the double square, as
 // OpenCV), stop at max_corners. A grid of cells of round(min_distance) bounds the search to the
 // 3x3 cells around, as OpenCV's; for integer positions that finds every closer corner.
-std::vector<Point2f> select_corners(const std::vector<Candidate>& ordered, int width, int height, const GoodFeaturesParams& p) {
+std::vector<Point2f> select_corners(const std::vector<std::uint32_t>& ordered, int width, int height, const GoodFeaturesParams& p) {
   std::vector<Point2f> corners;
   const auto limit = p.max_corners > 0 ? static_cast<std::size_t>(p.max_corners) : ordered.size();
   if (p.min_distance < 1) {
     for (std::size_t i = 0; i < ordered.size() && corners.size() < limit; ++i) {
-      corners.push_back({static_cast<float>(ordered[i].index % static_cast<std::uint32_t>(width)),
-                         static_cast<float>(ordered[i].index / static_cast<std::uint32_t>(width))});
+      corners.push_back({static_cast<float>(ordered[i] % static_cast<std::uint32_t>(width)),
+                         static_cast<float>(ordered[i] / static_cast<std::uint32_t>(width))});
     }
     return corners;
   }
-  const int cell = static_cast<int>(std::lrint(p.min_distance));
+  // Cells of round(min_distance), as OpenCV; past the image's size one cell holds everything either way.
+  const int cell = static_cast<int>(std::min<double>(std::nearbyint(p.min_distance), std::max(width, height)));
   const int grid_w = (width + cell - 1) / cell;
   const int grid_h = (height + cell - 1) / cell;
   std::vector<std::vector<Point2f>> grid(static_cast<std::size_t>(grid_w) * static_cast<std::size_t>(grid_h));
   const double min_sq = p.min_distance * p.min_distance;
-  for (const Candidate& c : ordered) {
-    const int x = static_cast<int>(c.index % static_cast<std::uint32_t>(width));
-    const int y = static_cast<int>(c.index / static_cast<std::uint32_t>(width));
+  for (const std::uint32_t index : ordered) {
+    const int x = static_cast<int>(index % static_cast<std::uint32_t>(width));
+    const int y = static_cast<int>(index / static_cast<std::uint32_t>(width));
     const int cx = x / cell;
     const int cy = y / cell;
     bool good = true;
@@ -100,67 +87,71 @@ std::vector<Point2f> select_corners(const std::vector<Candidate>& ordered, int w
   return corners;
 }
 
-// The device stages: response, its maximum under the mask, the candidates. Returns them unordered.
-std::vector<Candidate> device_candidates(Queue& queue, const DeviceImage& image, const GoodFeaturesParams& p,
-                                         const DeviceImage* mask, Event* device_event) {
+// The device stages: the response, its maximum under the mask, the candidates (compacted in
+// descending pixel order), their stable sort by response, descending. Returns the candidates'
+// pixel indices in OpenCV's order; `device_event` (if given) spans the device stages.
+std::vector<std::uint32_t> ordered_candidates(Queue& queue, const DeviceImage& image, const GoodFeaturesParams& p,
+                                              const DeviceImage* mask, Event* device_event) {
   check_params(queue, image, p, mask);
   const bool has_mask = mask != nullptr && !mask->empty();
   DeviceImage response;
   const Event first = detail::corner_response(
       queue, image, response, {p.block_size, p.gradient_size, BorderMode::reflect_101, p.use_harris_detector, p.k});
-
   const auto program = detail::corners_program(queue);
 
   const int w = image.width();
   const int h = image.height();
-  // Word 0: the maximum's ordered key; word 1: the candidate count.
-  DeviceArray words(queue.context(), 2, Format{Depth::s32, 1});
-  const std::int32_t init[2] = {INT_MIN, 0};
-  upload_array(queue, init, sizeof init, words);
-  const std::int64_t capacity = std::max<std::int64_t>(1, static_cast<std::int64_t>(std::max(0, w - 2)) * std::max(0, h - 2));
-  DeviceArray keys(queue.context(), capacity, Format{Depth::f32, 1});
-  DeviceArray indices(queue.context(), capacity, Format{Depth::u32, 1});
+  const std::int64_t n = static_cast<std::int64_t>(w) * h;
+  const Context& context = queue.context();
+  // words[0]: the maximum's ordered key (INT_MIN: no pixel yet); counts: the two compactions'.
+  DeviceArray words(context, 1, Format{Depth::s32, 1});
+  DeviceArray counts(context, 2, Format{Depth::u32, 1});
+  const std::int32_t init = INT_MIN;
+  upload_array(queue, &init, sizeof init, words);
+  DeviceArray flags(context, n, Format{Depth::u8, 1});
+  DeviceArray keys(context, n, Format{Depth::f32, 1});
+  DeviceArray indices(context, n, Format{Depth::u32, 1});
+  DeviceArray keys_packed(context, n, Format{Depth::f32, 1});
+  DeviceArray indices_packed(context, n, Format{Depth::u32, 1});
   const DeviceImage& mask_image = has_mask ? *mask : image;  // any u8 image when there is no mask
 
   detail::Launch max(queue, program, "corners_max");
   max.arg(w).arg(h).arg(has_mask ? 1 : 0).image(response).image(mask_image).buffer(*words.buffer());
-  const std::size_t pixels = static_cast<std::size_t>(w) * static_cast<std::size_t>(h);
+  const auto pixels = static_cast<std::size_t>(n);
   const std::size_t groups = std::clamp<std::size_t>(pixels / (kMaxGroup * 16), 1, 1024);
   max.run(detail::range(groups * kMaxGroup), detail::range(kMaxGroup));
 
-  Event last = first;
-  if (w > 2 && h > 2) {
-    detail::Launch cand(queue, program, "corners_candidates");
-    cand.arg(w).arg(h).arg(has_mask ? 1 : 0).arg(p.quality_level).image(response).image(mask_image);
-    cand.buffer(*words.buffer());
-    cand.array(keys).array(indices);
-    const auto uw = static_cast<std::size_t>(w - 2);
-    const auto uh = static_cast<std::size_t>(h - 2);
-    last = Event(first.first(), cand.run(detail::range(detail::round_up(uw, 32), detail::round_up(uh, 8)), detail::range(32, 8)));
-  }
-  if (device_event != nullptr) *device_event = last;
+  detail::Launch cand(queue, program, "corners_candidates");
+  cand.arg(w).arg(h).arg(has_mask ? 1 : 0).arg(p.quality_level).image(response).image(mask_image);
+  cand.buffer(*words.buffer()).array(flags).array(keys).array(indices);
+  cand.run(detail::range(detail::round_up(static_cast<std::size_t>(w), 32), detail::round_up(static_cast<std::size_t>(h), 8)),
+           detail::range(32, 8));
+  compact(queue, keys, flags, keys_packed, counts.slice(0, 1));
+  Event last = compact(queue, indices, flags, indices_packed, counts.slice(1, 1));
 
-  std::int32_t got[2] = {0, 0};
-  download_array(queue, words, got, sizeof got).wait();
-  const auto n = static_cast<std::size_t>(got[1]);
-  std::vector<Candidate> candidates(n);
-  if (n > 0) {
-    std::vector<float> k(n);
-    std::vector<std::uint32_t> idx(n);
-    download_array(queue, keys.slice(0, static_cast<std::int64_t>(n)), k.data(), n * sizeof(float));
-    download_array(queue, indices.slice(0, static_cast<std::int64_t>(n)), idx.data(), n * sizeof(std::uint32_t)).wait();
-    for (std::size_t i = 0; i < n; ++i) candidates[i] = {k[i], idx[i]};
+  std::uint32_t got[2] = {0, 0};
+  download_array(queue, counts, got, sizeof got).wait();
+  const auto count = static_cast<std::int64_t>(got[1]);
+  std::vector<std::uint32_t> ordered(static_cast<std::size_t>(count));
+  if (count > 0) {
+    const DeviceArray k = keys_packed.slice(0, count);
+    const DeviceArray v = indices_packed.slice(0, count);
+    last = sort_pairs(queue, k, v, k, v, SortOrder::descending);
+    // Without a distance check only the first max_corners are needed.
+    if (p.min_distance < 1 && p.max_corners > 0 && p.max_corners < count) ordered.resize(static_cast<std::size_t>(p.max_corners));
+    download_array(queue, v.slice(0, static_cast<std::int64_t>(ordered.size())), ordered.data(),
+                   ordered.size() * sizeof(std::uint32_t)).wait();
   }
-  return candidates;
+  if (device_event != nullptr) *device_event = Event(first.first(), last.last());
+  return ordered;
 }
 
 }  // namespace
 
 std::vector<Point2f> good_features_to_track(Queue& queue, const DeviceImage& image, const GoodFeaturesParams& params,
                                             const DeviceImage* mask) {
-  std::vector<Candidate> candidates = device_candidates(queue, image, params, mask, nullptr);
-  order_candidates(candidates);
-  return select_corners(candidates, image.width(), image.height(), params);
+  const std::vector<std::uint32_t> ordered = ordered_candidates(queue, image, params, mask, nullptr);
+  return select_corners(ordered, image.width(), image.height(), params);
 }
 
 Event good_features_to_track(Queue& queue, const DeviceImage& image, DeviceArray& corners, DeviceArray& count,
