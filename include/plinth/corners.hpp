@@ -45,8 +45,8 @@ std::vector<Point2f> good_features_to_track(Queue& queue, const DeviceImage& ima
 // The device-side form: the corners (OpenCV's order) go to `corners` (Point2f as f32 x2; allocated
 // or reallocated to hold the largest possible count when too small) and their number to `count`
 // (one u32; allocated when empty). Returns the event of the last command.
-// Today the ordering and the minDistance pass run on the host between two device stages
-// (docs/tracking.md says why), so this form still waits for the device once.
+// The response, candidates and their order are computed on the device; the minDistance walk still
+// runs on the host (docs/tracking.md), so this form waits for the device once and uploads the list.
 Event good_features_to_track(Queue& queue, const DeviceImage& image, DeviceArray& corners, DeviceArray& count,
                              const GoodFeaturesParams& params = {}, const DeviceImage* mask = nullptr);
 

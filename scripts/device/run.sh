@@ -6,7 +6,7 @@
 # script goes on; every stage has a time limit so that the whole run ends well inside 10 minutes.
 #
 # Files written to $OUT (the device tool brings back at most 8): run.log, gtest.json, tests.log,
-# bench_<group>.json, opencv_ocl.json, opencv_cascade_cpu.json, merged.txt; build.log when the
+# bench_<group>.json, opencv_ocl.json, opencv_cascade_cpu.json, opencv_corners_cpu.json, merged.txt; build.log when the
 # build stage runs.
 #
 # Knobs (environment): PLINTH_BENCH_SIZES, PLINTH_BENCH_RUNS, PLINTH_BENCH_OPS (default: all),
@@ -185,6 +185,13 @@ if [ -n "$wheel" ]; then
   python3 -m pip install -q --no-index --no-deps --no-compile --target "$work/site" "$wheel" &&
     PYTHONPATH=$work/site PYTHONUNBUFFERED=1 run opencv-cascade 120 10 python3 bench/peers/opencv_cascade_cpu.py \
       --threads 16 --cascade "$PLINTH_CASCADE_DIR/haarcascade_frontalface_default.xml" -o "$OUT/opencv_cascade_cpu.json"
+fi
+
+# OpenCV's CPU goodFeaturesToTrack and corner responses (16 threads) beside `plinth bench corners`.
+if [ "${PLINTH_SKIP_OPENCV:-0}" != 1 ] && [[ " ${PLINTH_BENCH_OPS:-corners} " == *" corners "* ]]; then
+  stage "OpenCV corners on the CPU"
+  PYTHONUNBUFFERED=1 run opencv-corners 90 10 python3 bench/peers/opencv_corners_cpu.py --sizes 1920x1080 \
+    --threads 16 -o "$OUT/opencv_corners_cpu.json"
 fi
 
 stage "summary"
