@@ -2,9 +2,9 @@
 // (3x3 Sobel, block 3; block 7 for the running-sum path), and good_features_to_track with
 // maxCorners 10000, quality 0.01, minDistance 10 on the astronaut photograph tiled to the size
 // (rolled right by 53 pixels per input set; bench/peers/opencv_corners_cpu.py times OpenCV's CPU
-// on the same inputs). GFTT is timed twice: its device stages by device events, and the whole
-// call (device stages, download of the candidates, host ordering and minDistance walk) by the
-// host clock, which its row says.
+// on the same inputs). The responses are timed by device events; GFTT as a whole call by the host
+// clock (device stages incl. the candidates' sort, their download, the host minDistance walk),
+// which its row says.
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -88,8 +88,8 @@ std::vector<Case> make_cases(Env& env) {
     k.config = config;
     k.size = size;
     k.bytes = image_bytes(size, Format{Depth::u8, 1});
-    k.note = "whole_call: host clock around good_features_to_track (device stages, candidate download, host "
-             "ordering and minDistance walk)";
+    k.note = "whole_call: host clock around good_features_to_track (device stages incl. the sort, the count and "
+             "ordered candidates read back, the host minDistance walk)";
     k.run_peer = [=](int s) {
       const auto t0 = std::chrono::steady_clock::now();
       const std::vector<Point2f> corners = good_features_to_track(*queue, (*photos)[static_cast<std::size_t>(s)], params);
