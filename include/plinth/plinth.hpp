@@ -6,6 +6,7 @@
 #include "plinth/cascade.hpp"
 #include "plinth/color.hpp"
 #include "plinth/core.hpp"
+#include "plinth/corners.hpp"
 #include "plinth/error.hpp"
 #include "plinth/filters.hpp"
 #include "plinth/image.hpp"

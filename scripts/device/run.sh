@@ -7,7 +7,8 @@
 #
 # Files written to $OUT (the device tool brings back at most 8): run.log, gtest.json, tests.log,
 # bench_<group>.json, opencv_ocl.json, opencv_cascade_cpu.json, opencv_pyr_lk.json (tracking group),
-# merged.txt; build.log when the build stage runs.
+# opencv_corners_cpu.json (corners group), torch_sort.json (sort group), merged.txt; build.log when the
+# build stage runs.
 #
 # Knobs (environment): PLINTH_BENCH_SIZES, PLINTH_BENCH_RUNS, PLINTH_BENCH_OPS (default: all),
 # PLINTH_RUN_BUDGET (seconds, default 540), PLINTH_SKIP_TESTS=1, PLINTH_TEST_FILTER (gtest filter),
@@ -171,7 +172,8 @@ for group in ${PLINTH_BENCH_GROUPS:-integral cascade filters}; do
     filters) ops=(box_filter sep_filter filter2d gaussian_blur median epsilon pyramid arithm convert color);
              group_sizes=3840x2160; cap=240 ;;
     sort) ops=(sort top_k compact); group_sizes=4096x4096; cap=90 ;;  # opt-in: PLINTH_BENCH_GROUPS=sort
-    tracking) ops=(pyr_lk); group_sizes=1920x1080,640x480; cap=150 ;;
+    tracking) ops=(pyr_lk); group_sizes=1920x1080,640x480; cap=150 ;;   # opt-in, as the groups below
+    corners) ops=(corners); group_sizes=1920x1080; cap=60 ;;
     *) echo "unknown benchmark group $group"; continue ;;
   esac
   stage "benchmark $group at $group_sizes"
@@ -206,6 +208,13 @@ if [ -n "$wheel" ]; then
   python3 -m pip install -q --no-index --no-deps --no-compile --target "$work/site" "$wheel" &&
     PYTHONPATH=$work/site PYTHONUNBUFFERED=1 run opencv-cascade 120 10 python3 bench/peers/opencv_cascade_cpu.py \
       --threads 16 --cascade "$PLINTH_CASCADE_DIR/haarcascade_frontalface_default.xml" -o "$OUT/opencv_cascade_cpu.json"
+fi
+
+# OpenCV's CPU goodFeaturesToTrack and corner responses (16 threads) beside `plinth bench corners`.
+if [ "${PLINTH_SKIP_OPENCV:-0}" != 1 ] && [[ " ${PLINTH_BENCH_GROUPS:-} " == *" corners "* ]]; then
+  stage "OpenCV corners on the CPU"
+  PYTHONUNBUFFERED=1 run opencv-corners 90 10 python3 bench/peers/opencv_corners_cpu.py --sizes 1920x1080 \
+    --threads 16 -o "$OUT/opencv_corners_cpu.json"
 fi
 
 stage "summary"
