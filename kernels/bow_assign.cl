@@ -87,48 +87,41 @@ KERNEL void bow_normalize(int k, int images, CONST_ARRAY_PARAM(int, starts), CON
   record(i, label, k, starts + starts_offset, images, counts + counts_offset, \
          want_labels ? labels + labels_offset : (GLOBAL int*)0)
 
+/* The nearest of the k centroids to a descriptor whose value d is x[d * stride], distances summed
+ * in dimension order; one definition per pair of address spaces the seed's kernels read from. */
+#define DEFINE_NEAREST(name, X_SPACE, C_SPACE)                                   \
+  INLINE int name(X_SPACE const float* x, int stride, C_SPACE const float* c, int k) { \
+    int label = -1;                                                              \
+    float best = INFINITY;                                                       \
+    for (int j = 0; j < k; ++j) {                                                \
+      float dist = 0.0f;                                                         \
+      for (int d = 0; d < DIM; ++d) {                                            \
+        const float t = x[d * stride] - c[j * DIM + d];                          \
+        dist += t * t;                                                           \
+      }                                                                          \
+      if (dist < best) {                                                         \
+        best = dist;                                                             \
+        label = j;                                                               \
+      }                                                                          \
+    }                                                                            \
+    return label;                                                                \
+  }
+DEFINE_NEAREST(nearest_global, GLOBAL, GLOBAL)
+DEFINE_NEAREST(nearest_local, LOCAL, GLOBAL)
+DEFINE_NEAREST(nearest_local_constant, LOCAL, CONSTANT)
+
 /* ---- GPU1 (baseline): descriptor-major rows, one descriptor per work-item ---- */
 KERNEL void bow_baseline(ASSIGN_PARAMS) {
   const int i = GLOBAL_ID(0);
   if (i >= n) return;
-  GLOBAL const float* x = desc + desc_offset + i * DIM;
-  GLOBAL const float* c = centroids + centroids_offset;
-  int label = -1;
-  float best = INFINITY;
-  for (int j = 0; j < k; ++j) {
-    float dist = 0.0f;
-    for (int d = 0; d < DIM; ++d) {
-      const float t = x[d] - c[j * DIM + d];
-      dist += t * t;
-    }
-    if (dist < best) {
-      best = dist;
-      label = j;
-    }
-  }
-  RECORD(i, label);
+  RECORD(i, nearest_global(desc + desc_offset + i * DIM, 1, centroids + centroids_offset, k));
 }
 
 /* ---- GPU2 (transposed): dimension-major descriptors; work-items i, i+1 read neighbouring words ---- */
 KERNEL void bow_transposed(ASSIGN_PARAMS) {
   const int i = GLOBAL_ID(0);
   if (i >= n) return;
-  GLOBAL const float* x = desc + desc_offset + i;
-  GLOBAL const float* c = centroids + centroids_offset;
-  int label = -1;
-  float best = INFINITY;
-  for (int j = 0; j < k; ++j) {
-    float dist = 0.0f;
-    for (int d = 0; d < DIM; ++d) {
-      const float t = x[d * n] - c[j * DIM + d];
-      dist += t * t;
-    }
-    if (dist < best) {
-      best = dist;
-      label = j;
-    }
-  }
-  RECORD(i, label);
+  RECORD(i, nearest_global(desc + desc_offset + i, n, centroids + centroids_offset, k));
 }
 
 /* ---- GPU3 (float4): dimension-major, four dimensions a step; the four squares summed, then added ---- */
@@ -169,21 +162,7 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void bow_local(ASSIGN_PARAMS) {
   const int i = GLOBAL_ID(0), lid = LOCAL_ID(0);
   stage_descriptors(tile, desc + desc_offset, n, i, lid);
   if (i >= n) return;
-  GLOBAL const float* c = centroids + centroids_offset;
-  int label = -1;
-  float best = INFINITY;
-  for (int j = 0; j < k; ++j) {
-    float dist = 0.0f;
-    for (int d = 0; d < DIM; ++d) {
-      const float t = tile[d * GROUP + lid] - c[j * DIM + d];
-      dist += t * t;
-    }
-    if (dist < best) {
-      best = dist;
-      label = j;
-    }
-  }
-  RECORD(i, label);
+  RECORD(i, nearest_local(tile + lid, GROUP, centroids + centroids_offset, k));
 }
 
 /* ---- GPU5 (constant): as GPU4, the centroids in constant memory ---- */
@@ -196,21 +175,7 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void bow_constant(int n, int k, CONST_ARRAY_
   const int i = GLOBAL_ID(0), lid = LOCAL_ID(0);
   stage_descriptors(tile, desc + desc_offset, n, i, lid);
   if (i >= n) return;
-  CONSTANT float* c = centroids + centroids_offset;
-  int label = -1;
-  float best = INFINITY;
-  for (int j = 0; j < k; ++j) {
-    float dist = 0.0f;
-    for (int d = 0; d < DIM; ++d) {
-      const float t = tile[d * GROUP + lid] - c[j * DIM + d];
-      dist += t * t;
-    }
-    if (dist < best) {
-      best = dist;
-      label = j;
-    }
-  }
-  RECORD(i, label);
+  RECORD(i, nearest_local_constant(tile + lid, GROUP, centroids + centroids_offset, k));
 }
 
 /* ---- fused: |x - c|^2 = |x|^2 + |c|^2 - 2 x.c, and |x|^2 is the same for every centroid, so a
