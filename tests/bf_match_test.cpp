@@ -40,8 +40,10 @@ std::vector<std::pair<int, double>> nearest(int m, int k, Distance dist) {
 }
 
 TEST(BfMatch, HammingEqualsTheReferenceTiesIncluded) {
-  // 16-byte descriptors: distances 0..128 around 64, so equal distances are common.
-  const int dim = 16, n = 150, m = 130, k = 3;
+  // 16-byte descriptors: distances 0..128 around 64, so equal distances are common; 61 bytes as
+  // AKAZE's (padded to whole words by the host form).
+  for (const int dim : {16, 61}) {
+  const int n = 150, m = 130, k = 3;
   const auto q = random_bytes(static_cast<std::size_t>(n) * dim, 1), t = random_bytes(static_cast<std::size_t>(m) * dim, 2);
   const auto got = knn_match(queue(), std::span<const std::uint8_t>(q), std::span<const std::uint8_t>(t), dim, k);
   ASSERT_EQ(got.size(), static_cast<std::size_t>(n));
@@ -57,6 +59,7 @@ TEST(BfMatch, HammingEqualsTheReferenceTiesIncluded) {
       EXPECT_EQ(got[static_cast<std::size_t>(i)][s].distance, static_cast<float>(ref[s].second));
       EXPECT_EQ(got[static_cast<std::size_t>(i)][s].query, i);
     }
+  }
   }
 }
 
@@ -129,7 +132,7 @@ TEST(BfMatch, Errors) {
   EXPECT_TRUE(throws_code([&] { knn_match(queue(), std::span<const float>(f), std::span<const float>(f), 0, 2); }, ErrorCode::invalid_argument));
   EXPECT_TRUE(throws_code([&] { knn_match(queue(), std::span<const float>(f), std::span<const float>(f), 7, 2); }, ErrorCode::invalid_argument));
   EXPECT_TRUE(throws_code([&] { knn_match(queue(), std::span<const float>(f), std::span<const float>(f), 16, 17); }, ErrorCode::invalid_argument));
-  EXPECT_TRUE(throws_code([&] { knn_match(queue(), std::span<const std::uint8_t>(b), std::span<const std::uint8_t>(b), 6, 2); }, ErrorCode::invalid_argument));
+  EXPECT_TRUE(throws_code([&] { knn_match(queue(), std::span<const std::uint8_t>(b), std::span<const std::uint8_t>(b), 7, 2); }, ErrorCode::invalid_argument));
   auto nan = f;
   nan[3] = std::nanf("");
   EXPECT_TRUE(throws_code([&] { knn_match(queue(), std::span<const float>(nan), std::span<const float>(f), 16, 2); }, ErrorCode::invalid_argument));
@@ -138,6 +141,7 @@ TEST(BfMatch, Errors) {
   EXPECT_TRUE(throws_code([&] { bf_knn_match(queue(), ba, ba, 16, MatchNorm::l2, 2, idx, dist); }, ErrorCode::unsupported_type));
   EXPECT_TRUE(throws_code([&] { bf_knn_match(queue(), fa, fa, 16, MatchNorm::hamming, 2, idx, dist); }, ErrorCode::unsupported_type));
   EXPECT_TRUE(throws_code([&] { bf_knn_match(queue(), ba.slice(1, 32), ba, 16, MatchNorm::hamming, 2, idx, dist); }, ErrorCode::invalid_argument));
+  EXPECT_TRUE(throws_code([&] { bf_knn_match(queue(), ba, ba, 2, MatchNorm::hamming, 2, idx, dist); }, ErrorCode::invalid_argument));
 }
 
 }  // namespace

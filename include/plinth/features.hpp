@@ -42,7 +42,7 @@ Event bf_knn_match(Queue& queue, const DeviceArray& query, const DeviceArray& tr
                    DeviceArray& indices, DeviceArray& distances);
 
 // Host forms with cv::BFMatcher's results; the element type picks the norm (float: l2, u8 bytes:
-// hamming, dim counting bytes). knn_match: per query its min(k, m) nearest, as knnMatch(query,
+// hamming, dim counting bytes: any count from 1 to 512, rows padded to whole words). knn_match: per query its min(k, m) nearest, as knnMatch(query,
 // train, matches, k); no train descriptors give an empty list for every query.
 std::vector<std::vector<Match>> knn_match(Queue& queue, std::span<const float> query, std::span<const float> train, int dim,
                                           int k);

@@ -20,11 +20,13 @@ struct MatchPolicy {
   int tile = 64;
 };
 
-void check_dim(int dim, MatchNorm norm) {
+// The device form reads binary descriptors as 32-bit words (a multiple of 4 bytes); the host forms
+// pad rows of other lengths.
+void check_dim(int dim, MatchNorm norm, bool whole_words) {
   const int most = norm == MatchNorm::hamming ? 512 : 256;
-  if (dim < 1 || dim > most || (norm == MatchNorm::hamming && dim % 4 != 0)) {
+  if (dim < 1 || dim > most || (whole_words && norm == MatchNorm::hamming && dim % 4 != 0)) {
     throw Error(ErrorCode::invalid_argument, kOp, "dim",
-                std::to_string(dim) + (norm == MatchNorm::hamming ? " bytes is not a multiple of 4 from 4 to 512"
+                std::to_string(dim) + (norm == MatchNorm::hamming ? " bytes is not a length from 1 to 512 (a multiple of 4 on the device)"
                                                                   : " is not a length from 1 to 256"));
   }
 }
@@ -60,7 +62,7 @@ void prepare(Queue& queue, DeviceArray& a, Depth depth, std::int64_t size, const
 template <class T>
 std::vector<std::vector<Match>> knn_host(Queue& queue, std::span<const T> query, std::span<const T> train, int dim,
                                          MatchNorm norm, int k) {
-  check_dim(dim, norm);
+  check_dim(dim, norm, false);
   const auto d = static_cast<std::size_t>(dim);
   if (query.size() % d != 0 || train.size() % d != 0) {
     throw Error(ErrorCode::invalid_argument, kOp, "dim", "the descriptors do not hold whole rows of " + std::to_string(dim));
@@ -77,9 +79,17 @@ std::vector<std::vector<Match>> knn_host(Queue& queue, std::span<const T> query,
   const std::size_t n = query.size() / d, m = train.size() / d;
   std::vector<std::vector<Match>> result(n);
   if (n == 0 || m == 0) return result;
-  const DeviceArray q = upload_array(queue, query), t = upload_array(queue, train);
+  // Binary descriptors of any byte count (AKAZE's are 61): rows padded with zero bytes to whole
+  // words, which differ in no bit.
+  const int words_dim = norm == MatchNorm::hamming ? (dim + 3) / 4 * 4 : dim;
+  auto padded = [&](std::span<const T> rows) {
+    std::vector<T> out(rows.size() / d * static_cast<std::size_t>(words_dim), T{});
+    for (std::size_t i = 0; i < rows.size() / d; ++i) std::copy_n(rows.begin() + static_cast<std::ptrdiff_t>(i * d), d, out.begin() + static_cast<std::ptrdiff_t>(i * static_cast<std::size_t>(words_dim)));
+    return out;
+  };
+  const DeviceArray q = upload_array<T>(queue, padded(query)), t = upload_array<T>(queue, padded(train));
   DeviceArray indices, distances;
-  bf_knn_match(queue, q, t, dim, norm, k, indices, distances);
+  bf_knn_match(queue, q, t, words_dim, norm, k, indices, distances);
   const auto idx = download_array<std::int32_t>(queue, indices);
   const auto dist = download_array<float>(queue, distances);
   const auto kk = static_cast<std::size_t>(k);
@@ -114,7 +124,7 @@ std::vector<Match> match_host(Queue& queue, std::span<const T> query, std::span<
 
 Event bf_knn_match(Queue& queue, const DeviceArray& query, const DeviceArray& train, int dim, MatchNorm norm, int k,
                    DeviceArray& indices, DeviceArray& distances) {
-  check_dim(dim, norm);
+  check_dim(dim, norm, true);
   check_input(query, norm, dim, "query");
   check_input(train, norm, dim, "train");
   if (k < 1 || k > max_knn) {
