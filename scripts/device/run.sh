@@ -7,7 +7,7 @@
 #
 # Files written to $OUT (the device tool brings back at most 8): run.log, gtest.json, tests.log,
 # bench_<group>.json, opencv_ocl.json, opencv_cascade_cpu.json, opencv_pyr_lk.json (tracking group),
-# opencv_corners_cpu.json (corners group), torch_sort.json (sort group), merged.txt; build.log when the
+# opencv_corners_cpu.json (corners group), torch_sort.json (sort group), torch_bow.json (bow group), merged.txt; build.log when the
 # build stage runs.
 #
 # Knobs (environment): PLINTH_BENCH_SIZES, PLINTH_BENCH_RUNS, PLINTH_BENCH_OPS (default: all),
@@ -174,6 +174,7 @@ for group in ${PLINTH_BENCH_GROUPS:-integral cascade filters}; do
     sort) ops=(sort top_k compact); group_sizes=4096x4096; cap=90 ;;  # opt-in: PLINTH_BENCH_GROUPS=sort
     tracking) ops=(pyr_lk); group_sizes=1920x1080,640x480; cap=150 ;;   # opt-in, as the groups below
     corners) ops=(corners); group_sizes=1920x1080; cap=60 ;;
+    bow) ops=(bow_assign); group_sizes=3840x2160; cap=90 ;;
     *) echo "unknown benchmark group $group"; continue ;;
   esac
   stage "benchmark $group at $group_sizes"
@@ -181,6 +182,10 @@ for group in ${PLINTH_BENCH_GROUPS:-integral cascade filters}; do
     --max-seconds $((cap - 20)) --json "$OUT/bench_$group.json"
 done
 
+case " ${PLINTH_BENCH_GROUPS:-} " in *" bow "*)
+  stage "torch peer of bow_assign (bench/peers/torch_bow_peer.py)"
+  PYTHONUNBUFFERED=1 run torch-bow 60 10 python3 bench/peers/torch_bow_peer.py -o "$OUT/torch_bow.json" ;;
+esac
 case " ${PLINTH_BENCH_GROUPS:-} " in *" sort "*)
   stage "torch.sort / torch.topk peer (bench/peers/torch_sort_peer.py)"
   PYTHONUNBUFFERED=1 run torch-sort 60 10 python3 bench/peers/torch_sort_peer.py --sizes 4096x4096 --runs 30 --json "$OUT/torch_sort.json" ;;
@@ -222,5 +227,7 @@ echo "failed stages: ${failed[*]:-none}"
 ls -la "$OUT"
 python3 bench/merge_results.py $(ls "$OUT"/bench_*.json "$OUT"/opencv_*.json "$OUT"/torch_*.json 2>/dev/null) > "$OUT/merged.txt" 2>&1
 cat "$OUT/merged.txt"
+# The device tool brings back at most 8 files: the JSON documents travel as one archive.
+(cd "$OUT" && ls *.json >/dev/null 2>&1 && tar czf results_json.tar.gz *.json && rm -f *.json)
 rm -rf "$work"
 exit 0
