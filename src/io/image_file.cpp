@@ -9,6 +9,7 @@
 
 #include "core/image_checks.hpp"
 #include "io/io_detail.hpp"
+#include "io/jpeg_check.hpp"
 #include "plinth/error.hpp"
 #include "plinth/io.hpp"
 
@@ -67,6 +68,7 @@ void check_header_size(const unsigned char* head, std::size_t got, const std::st
 
 HostImage read_with_stb(detail::InputFile input, const std::string& path) {
   std::FILE* file = input.file.get();
+  detail::check_jpeg_huffman_tables(file, path);  // before stb reads any table
   int width = 0, height = 0, channels = 0;
   if (!stbi_info_from_file(file, &width, &height, &channels)) {
     const char* reason = stbi_failure_reason();
