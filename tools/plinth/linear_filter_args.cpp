@@ -1,5 +1,6 @@
 #include "linear_filter_args.hpp"
 
+#include <cfloat>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -15,7 +16,8 @@ bool parse_float(const std::string& token, float& out) {
   if (token.empty()) return false;
   char* end = nullptr;
   const double v = std::strtod(token.c_str(), &end);
-  if (end != token.c_str() + token.size() || !std::isfinite(v)) return false;
+  // Beyond the float range the conversion below would be undefined (1e39 is finite as a double).
+  if (end != token.c_str() + token.size() || !std::isfinite(v) || std::fabs(v) > FLT_MAX) return false;
   out = static_cast<float>(v);
   return true;
 }
@@ -27,7 +29,7 @@ std::vector<float> parse_row(const std::string& row, const char* what) {
     if (token.empty()) return;
     float v = 0;
     if (!parse_float(token, v)) {
-      throw Error(ErrorCode::invalid_argument, "filter", what, "'" + token + "' is not a finite number");
+      throw Error(ErrorCode::invalid_argument, "filter", what, "'" + token + "' is not a finite number within the range of a float");
     }
     out.push_back(v);
     token.clear();
