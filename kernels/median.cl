@@ -303,7 +303,7 @@ INLINE int histogram_row(LOCAL uint* h, int lsize, GLOBAL const uchar* row, int 
 }
 
 KERNEL void median_histogram(int width, int height, int rows_per_item, float border_value,
-                             CONST_IMAGE_PARAM(uchar, src), IMAGE_PARAM(uchar, dst), LOCAL uint* bins) {
+                             CONST_IMAGE_PARAM(uchar, src), IMAGE_PARAM(uchar, dst), LOCAL_PARAM(uint, bins)) {
   const int e = GLOBAL_ID(0);
   const int lsize = LOCAL_SIZE(0);
   if (e >= width * CN) return; /* no barrier follows: every work-item works on its own bins */

@@ -69,7 +69,7 @@ INLINE WPIX down_sum(GLOBAL const SRC_T* src, int src_offset, int src_step, int 
 
 KERNEL REQD_GROUP_SIZE(GX, GY, 1) void pyr_down(int src_width, int src_height, int dst_width, int dst_height,
                                                 CONST_IMAGE_PARAM(SRC_T, src), IMAGE_PARAM(SRC_T, dst)) {
-  LOCAL WPIX rows[HROWS * GX];
+  LOCAL_MEM WPIX rows[HROWS * GX];
   const int lx = LOCAL_ID(0), ly = LOCAL_ID(1);
   const int ox0 = GROUP_ID(0) * GX, oy0 = GROUP_ID(1) * OUT_H;
   const int x = ox0 + lx;
@@ -110,8 +110,8 @@ KERNEL REQD_GROUP_SIZE(GX, GY, 1) void pyr_down(int src_width, int src_height, i
 KERNEL REQD_GROUP_SIZE(GX, GY, 1) void pyr_down2(int w0, int h0, int w1, int h1, int w2, int h2,
                                                  CONST_IMAGE_PARAM(SRC_T, src), IMAGE_PARAM(SRC_T, mid),
                                                  IMAGE_PARAM(SRC_T, dst)) {
-  LOCAL WPIX rows[L0H * L1W];
-  LOCAL WPIX level1[L1H * L1W];
+  LOCAL_MEM WPIX rows[L0H * L1W];
+  LOCAL_MEM WPIX level1[L1H * L1W];
   const int lid = LOCAL_ID(1) * GX + LOCAL_ID(0);
   const int ox0 = GROUP_ID(0) * GX, oy0 = GROUP_ID(1) * GY;
   const int px0 = 2 * ox0 - 2, py0 = 2 * oy0 - 2; /* level-1 origin of the frame */
@@ -187,11 +187,11 @@ KERNEL void pyr_up(int src_width, int src_height, CONST_IMAGE_PARAM(SRC_T, src),
 #define TAPS (2 * RADIUS + 1)
 #define SROWS (S * (GY - 1) + TAPS)
 
-CONSTANT float g[TAPS] = {WEIGHTS};
+CONSTANT_MEM float g[TAPS] = {WEIGHTS};
 
 KERNEL REQD_GROUP_SIZE(GX, GY, 1) void subsample(int src_width, int src_height, int dst_width, int dst_height,
                                                  CONST_IMAGE_PARAM(float, src), IMAGE_PARAM(float, dst)) {
-  LOCAL float rows[SROWS * GX];
+  LOCAL_MEM float rows[SROWS * GX];
   const int lx = LOCAL_ID(0), ly = LOCAL_ID(1);
   const int ox0 = GROUP_ID(0) * GX, oy0 = GROUP_ID(1) * GY;
   const int cx = S * (ox0 + lx) + S / 2;

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# One device call for the CUDA backend (issue 18): runs from a folder holding the carried binaries
+# (bin/, lib/, fallback/ from scripts/device/prepare.sh, plus bin/plinth_cuda_check) beside a
+# source tree (src/, for the tests' data). Stages, each cut to its time:
+#   env      GPU, driver, `plinth devices`
+#   tests    the whole suite on cuda:0 and on opencl:0 (8 shards each), recording the programs
+#            built (PLINTH_RECORD_PROGRAMS) and a hash of every compared output
+#            (PLINTH_RECORD_OUTPUTS); then the outputs compared between the backends
+#   calls    back-to-back small calls by the host clock (`plinth calls`) on both backends
+#   bench    `plinth bench` at 1920x1080 and 3840x2160 on both backends (JSON)
+# Usage: CARRY=.carry/cuda STAGES="env tests calls bench" bash $CARRY/src/scripts/device/cuda_run.sh
+set -uo pipefail
+carry=$(cd "${CARRY:-.carry/cuda}" && pwd)
+stages=${STAGES:-env tests calls bench}
+OUT=${OUT:-/tmp/out}
+work=$(mktemp -d)
+export PLINTH_CACHE_DIR=$work/cache
+start=$(date +%s)
+echo "carry $carry, stages: $stages"
+cat "$carry/device/MANIFEST" 2>/dev/null
+
+tests_libs=$carry/device/lib
+opencl_lib=$(ldconfig -p | awk '/libOpenCL\.so\.1 / && /x86-64/ {print $NF; exit}')
+[ -z "$opencl_lib" ] && export LD_LIBRARY_PATH=$carry/device/fallback${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+if ! grep -qsil nvidia /etc/OpenCL/vendors/*.icd 2>/dev/null && ldconfig -p | grep -q libnvidia-opencl.so.1; then
+  mkdir -p "$work/vendors" && cp /etc/OpenCL/vendors/*.icd "$work/vendors/" 2>/dev/null
+  echo libnvidia-opencl.so.1 > "$work/vendors/nvidia.icd" && export OCL_ICD_VENDORS=$work/vendors
+fi
+src_dir=$(sed -n 's/^source_dir=//p' "$carry/device/MANIFEST" 2>/dev/null)
+if [ -n "$src_dir" ] && [ ! -e "$src_dir" ]; then mkdir -p "$(dirname "$src_dir")" && ln -s "$carry/src" "$src_dir"; fi
+export LD_LIBRARY_PATH=$tests_libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+bin=$carry/device/bin
+
+has() { [[ " $stages " == *" $1 "* ]]; }
+
+if has env; then
+  echo "===== env"
+  nvidia-smi --query-gpu=name,driver_version,clocks.sm --format=csv 2>&1 | head -3
+  ls /usr/local/cuda/lib64/libnvrtc* 2>/dev/null | head -3
+  timeout 60 "$bin/plinth" devices
+  timeout 120 "$bin/plinth_cuda_check" --quiet > "$OUT/cuda_check.txt" 2>&1; echo "cuda_check rc $?"; tail -3 "$OUT/cuda_check.txt"
+fi
+
+run_suite() {  # backend shards seconds
+  local backend=$1 shards=$2 cap=$3 pids=()
+  for i in $(seq 0 $((shards - 1))); do
+    PLINTH_DEVICE=$backend:0 PLINTH_RECORD_PROGRAMS=$work/programs_$backend.txt \
+      PLINTH_RECORD_OUTPUTS=$work/out_${backend}_$i.txt GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i \
+      timeout -k 5 "$cap" "$bin/plinth_tests" --gtest_brief=1 "--gtest_filter=${FILTER:-*}" > "$work/t_${backend}_$i.log" 2>&1 &
+    pids+=($!)
+  done
+  for i in "${!pids[@]}"; do
+    wait "${pids[$i]}"; echo "$backend shard $i: exit $?"
+    grep -E "^\[  FAILED|tests ran|PASSED" "$work/t_${backend}_$i.log" | head -30
+    cat "$work/t_${backend}_$i.log" >> "$OUT/tests_$backend.log"
+  done
+  sort -u "$work"/out_${backend}_*.txt > "$work/out_$backend.txt" 2>/dev/null
+}
+
+if has tests; then
+  echo "===== tests on cuda:0"
+  run_suite cuda 8 "${CUDA_SECONDS:-240}"
+  echo "===== tests on opencl:0"
+  run_suite opencl 8 "${OPENCL_SECONDS:-200}"
+  cat "$work"/programs_*.txt 2>/dev/null | sort -u > "$OUT/programs.txt"
+  echo "programs recorded: $(wc -l < "$OUT/programs.txt")"
+  echo "===== outputs: cuda:0 against opencl:0"
+  cp "$work/out_cuda.txt" "$work/out_opencl.txt" "$OUT/" 2>/dev/null
+  join -j1 <(sed 's/ /\t/' "$work/out_cuda.txt" | sort) <(sed 's/ /\t/' "$work/out_opencl.txt" | sort) -t $'\t' > "$work/joined.txt"
+  echo "compared outputs: $(wc -l < "$work/joined.txt"), differing: $(awk -F'\t' '$2 != $3' "$work/joined.txt" | wc -l)"
+  awk -F'\t' '$2 != $3 {print "  differs: " $1}' "$work/joined.txt" | head -40
+fi
+
+if has calls; then
+  echo "===== back-to-back calls"
+  for b in cuda opencl; do timeout 60 "$bin/plinth" --device "$b:0" calls --count 1000; done
+fi
+
+if has bench; then
+  echo "===== bench"
+  left=$((540 - ($(date +%s) - start)))
+  for b in cuda opencl; do
+    secs=$(( left / 2 - 10 )); (( secs < 30 )) && secs=30
+    timeout -k 5 "$secs" "$bin/plinth" --device "$b:0" bench --sizes "${SIZES:-1920x1080,3840x2160}" --runs 20 \
+      --max-case-seconds 2 --max-seconds $((secs - 15)) --json "$OUT/bench_$b.json" > "$OUT/bench_$b.txt" 2>&1
+    echo "bench $b: exit $?"; tail -60 "$OUT/bench_$b.txt"
+  done
+fi
+echo "done in $(( $(date +%s) - start )) s"
