@@ -149,7 +149,7 @@ KERNEL REQD_GROUP_SIZE(GROUP_ITEMS, 1, 1) void box_filter_tiled(int width, int h
     GLOBAL DST_T* drow = dst + dst_offset + y * dst_step + e0;
 #if DST_VEC
     if (e0 + 4 <= row_e) {
-      *(GLOBAL DST_T4*)drow = (DST_T4)(out[0], out[1], out[2], out[3]);
+      *(GLOBAL DST_T4*)drow = VEC4(DST_T4, out[0], out[1], out[2], out[3]);
       continue;
     }
 #endif

@@ -429,7 +429,7 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_single_pass(
   SRC_T4 raw[RY];
   UNROLL
   for (int j = 0; j < RY; ++j) {
-    SRC_T4 r = (SRC_T4)(0);
+    SRC_T4 r = SPLAT(SRC_T4, 0);
     const int y = yb + j;
     if (y < height) {
       GLOBAL const SRC_T* row = src + IMAGE_INDEX(src, 0, b * height + y);

@@ -150,14 +150,14 @@ INLINE SACC wait_for_rectangle(GLOBAL const ulong* status, int blocks_x, int by,
 #define NEIGHBOUR_BATCH 2
 INLINE void sum_neighbours(GLOBAL const SACC* row_base, long row_stride, int row_part, int row_n,
                            GLOBAL const SACC* col_base, long col_stride, int col_part, int col_n, VACC* rows, VACC* cols) {
-  VACC rs = (VACC)(0), cs = (VACC)(0);
+  VACC rs = SPLAT(VACC, 0), cs = SPLAT(VACC, 0);
   for (int m = 0; row_part + m * ROW_PARTS < row_n || col_part + m * COL_PARTS < col_n; m += NEIGHBOUR_BATCH) {
     VACC r[NEIGHBOUR_BATCH], c[NEIGHBOUR_BATCH];
     UNROLL
     for (int u = 0; u < NEIGHBOUR_BATCH; ++u) {
       const int i = row_part + (m + u) * ROW_PARTS, j = col_part + (m + u) * COL_PARTS;
-      r[u] = i < row_n ? *(GLOBAL const VACC*)(row_base + i * row_stride) : (VACC)(0);
-      c[u] = j < col_n ? *(GLOBAL const VACC*)(col_base + j * col_stride) : (VACC)(0);
+      r[u] = i < row_n ? *(GLOBAL const VACC*)(row_base + i * row_stride) : SPLAT(VACC, 0);
+      c[u] = j < col_n ? *(GLOBAL const VACC*)(col_base + j * col_stride) : SPLAT(VACC, 0);
     }
     UNROLL
     for (int u = 0; u < NEIGHBOUR_BATCH; ++u) rs += r[u], cs += c[u];

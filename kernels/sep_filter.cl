@@ -406,7 +406,7 @@ KERNEL REQD_GROUP_SIZE(FD_GS, 1, 1) void sep_filter_fused_direct(SEP_PARAMS, COE
 #if FD_NE % 4 == 0
     /* 4-wide stores (vstore4: local arguments promise only element alignment). */
 #pragma unroll
-    for (int i = 0; i < FD_NE; i += 4) vstore4((FD_RB4)(acc[i], acc[i + 1], acc[i + 2], acc[i + 3]), 0, out + i);
+    for (int i = 0; i < FD_NE; i += 4) vstore4(VEC4(FD_RB4, acc[i], acc[i + 1], acc[i + 2], acc[i + 3]), 0, out + i);
 #else
 #pragma unroll
     for (int i = 0; i < FD_NE; ++i) out[i] = acc[i];

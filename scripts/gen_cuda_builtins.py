@@ -29,6 +29,8 @@ def main():
         " * dialect (kernels/common/dialect_cuda.h) maps, for NVRTC only. */",
         "#ifndef PLINTH_CUDA_BUILTINS_H",
         "#define PLINTH_CUDA_BUILTINS_H",
+        "/* Expansions with template arguments are parenthesised: their commas must not split the",
+        " * arguments of a macro they are passed to. */",
         "",
         "/* Vector types (NVRTC's own int4 etc. are hidden behind these names). */",
     ]
@@ -52,7 +54,7 @@ def main():
                     # Names pasted from a vector type name (CAT(convert_, float4)) see the macro's
                     # expansion, pl_float4: both spellings are defined.
                     for prefix in ([""] if not n else ["", "pl_"]):
-                        out.append(f"#define convert_{prefix}{t}{n}{sat}{suffix}(x) pl_convert<{t}, {count}, {1 if sat else 0}, {mode}>(x)")
+                        out.append(f"#define convert_{prefix}{t}{n}{sat}{suffix}(x) (pl_convert<{t}, {count}, {1 if sat else 0}, {mode}>(x))")
     out += ["", "/* as_<type><n> */"]
     for t in SCALARS:
         out.append(f"#define as_{t}(x) pl_as<{t}>(x)")

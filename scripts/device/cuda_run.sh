@@ -68,7 +68,8 @@ if has tests; then
   cp "$work/out_cuda.txt" "$work/out_opencl.txt" "$OUT/" 2>/dev/null
   join -j1 <(sed 's/ /\t/' "$work/out_cuda.txt" | sort) <(sed 's/ /\t/' "$work/out_opencl.txt" | sort) -t $'\t' > "$work/joined.txt"
   echo "compared outputs: $(wc -l < "$work/joined.txt"), differing: $(awk -F'\t' '$2 != $3' "$work/joined.txt" | wc -l)"
-  awk -F'\t' '$2 != $3 {print "  differs: " $1}' "$work/joined.txt" | head -40
+  awk -F'\t' '$2 != $3 {print "  differs: " $1}' "$work/joined.txt" | head -40  echo "floating-point instructions in NVIDIA OpenCL's PTX (cached programs) and in NVRTC's (none: cubins):"
+  grep -aoh "div\.[a-z0-9.]*f32\|sqrt\.[a-z.]*f32\|rcp\.[a-z.]*f32\|div\.[a-z0-9.]*f64\|sqrt\.[a-z.]*f64" "$work"/cache/*.bin 2>/dev/null | sort | uniq -c
 fi
 
 if has calls; then

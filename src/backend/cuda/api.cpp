@@ -44,6 +44,7 @@ DriverLoad load_driver() {
   bind(lib, "cuDevicePrimaryCtxRetain", a.cuDevicePrimaryCtxRetain, missing);
   bind(lib, "cuDevicePrimaryCtxRelease_v2", a.cuDevicePrimaryCtxRelease, missing);
   bind(lib, "cuCtxSetCurrent", a.cuCtxSetCurrent, missing);
+  bind(lib, "cuCtxGetCurrent", a.cuCtxGetCurrent, missing);
   bind(lib, "cuCtxGetDevice", a.cuCtxGetDevice, missing);
   bind(lib, "cuCtxPushCurrent_v2", a.cuCtxPushCurrent, missing);
   bind(lib, "cuCtxPopCurrent_v2", a.cuCtxPopCurrent, missing);

@@ -7,11 +7,10 @@
 namespace plinth::cuda {
 
 void make_current(const Driver& api, CUcontext context) {
-  // Each thread remembers what it made current; the driver call is skipped when it matches.
-  thread_local CUcontext current = nullptr;
-  if (current == context) return;
+  // Asked each time (a thread-local read in the driver): the user's own code may switch contexts.
+  CUcontext current = nullptr;
+  if (api.cuCtxGetCurrent(&current) == CUDA_SUCCESS && current == context) return;
   check(api.cuCtxSetCurrent(context), "cuCtxSetCurrent");
-  current = context;
 }
 
 namespace {

@@ -56,12 +56,8 @@ void EventPool::give(CUevent event) {
 }
 
 CuEvent::~CuEvent() {
-  // Reused only after completion: a pooled event must not be recorded again while pending.
-  const Driver* api = driver();
-  if (api != nullptr) {
-    make_current(*api, context_);
-    api->cuEventSynchronize(end_);
-  }
+  // Back to the pool without waiting: recording a pending event again is allowed (it takes the
+  // new state), and nothing else holds these once this object goes.
   if (start_ != nullptr) pool_->give(start_);
   pool_->give(end_);
 }
