@@ -78,7 +78,7 @@ bool is_raw(const std::string& name) {
 }
 
 bool is_family(const std::string& name) {
-  static const std::regex family(R"((convert_\w+|as_(u?char|u?short|u?int|u?long|float|double|half)\d*|v(load|store)(a?_half)?\d*(_rt[enpz])?))");
+  static const std::regex family(R"((convert_|as_)(u?char|u?short|u?int|u?long|float|double|half)(2|3|4|8|16)?(_sat)?(_rt[enpz])?|v(load|store)(a?_half)?(2|3|4|8|16)?(_rt[enpz])?)");
   return std::regex_match(name, family);
 }
 

@@ -5,6 +5,8 @@
 // any failed (each failure printed with NVRTC's log), 77 if NVRTC is missing (ctest: skipped).
 //
 //   plinth_cuda_check [--arch 90] [--list FILE] [--quiet]
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -14,6 +16,7 @@
 #include <regex>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "backend/cuda/api.hpp"
@@ -124,15 +127,33 @@ int main(int argc, char** argv) {
   std::printf("%-28s %-40s %5s %6s %6s %6s  options\n", "file", "kernel", "regs", "stack", "st", "ld");
   int failures = 0, kernels = 0, spilling = 0;
   const auto start = std::chrono::steady_clock::now();
-  for (const auto& [key, unused] : programs) {
-    const auto& [file, options] = key;
-    std::string log;
-    try {
-      const std::string source = plinth::detail::resolved_kernel_source(file);
-      plinth::cuda::compile(*rtc, source, plinth::cuda::base_options(arch) + options + " -Xptxas=-v", file, false, &log);
-    } catch (const plinth::Error& e) {
+  // NVRTC is thread-safe: compile on every core, report in the list's order.
+  std::vector<std::pair<std::string, std::string>> work;
+  for (const auto& [key, unused] : programs) work.push_back(key);
+  std::vector<std::string> logs(work.size()), errors(work.size());
+  std::atomic<std::size_t> next{0};
+  std::vector<std::thread> threads;
+  for (unsigned t = 0; t < std::max(1u, std::thread::hardware_concurrency()); ++t) {
+    threads.emplace_back([&] {
+      for (std::size_t i; (i = next++) < work.size();) {
+        const auto& [file, options] = work[i];
+        try {
+          const std::string source = plinth::detail::resolved_kernel_source(file);
+          plinth::cuda::compile(*rtc, source, plinth::cuda::base_options(arch) + options + " -Xptxas=-v", file, false,
+                                &logs[i]);
+        } catch (const std::exception& e) {
+          errors[i] = e.what();
+        }
+      }
+    });
+  }
+  for (std::thread& t : threads) t.join();
+  for (std::size_t i = 0; i < work.size(); ++i) {
+    const auto& [file, options] = work[i];
+    const std::string& log = logs[i];
+    if (!errors[i].empty()) {
       ++failures;
-      std::printf("FAILED %s with%s\n%s\n", file.c_str(), options.c_str(), e.what());
+      std::printf("FAILED %s with%s\n%s\n", file.c_str(), options.c_str(), errors[i].c_str());
       continue;
     }
     for (const Usage& u : usage_of(log)) {
