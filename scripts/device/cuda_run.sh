@@ -32,6 +32,8 @@ export LD_LIBRARY_PATH=$tests_libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 bin=$carry/device/bin
 
 has() { [[ " $stages " == *" $1 "* ]]; }
+# NVIDIA's OpenCL, not PoCL (which the device machine also has).
+declare -A selector=([cuda]=cuda:0 [opencl]=opencl,platform:nvidia)
 
 if has env; then
   echo "===== env"
@@ -44,7 +46,7 @@ fi
 run_suite() {  # backend shards seconds
   local backend=$1 shards=$2 cap=$3 pids=()
   for i in $(seq 0 $((shards - 1))); do
-    PLINTH_DEVICE=$backend:0 PLINTH_RECORD_PROGRAMS=$work/programs_$backend.txt \
+    PLINTH_DEVICE=${selector[$backend]} PLINTH_RECORD_PROGRAMS=$work/programs_$backend.txt \
       PLINTH_RECORD_OUTPUTS=$work/out_${backend}_$i.txt GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i \
       timeout -k 5 "$cap" "$bin/plinth_tests" --gtest_brief=1 "--gtest_filter=${FILTER:-*}" > "$work/t_${backend}_$i.log" 2>&1 &
     pids+=($!)
@@ -54,7 +56,7 @@ run_suite() {  # backend shards seconds
     grep -E "^\[  FAILED|tests ran|PASSED" "$work/t_${backend}_$i.log" | head -30
     cat "$work/t_${backend}_$i.log" >> "$OUT/tests_$backend.log"
   done
-  sort -u "$work"/out_${backend}_*.txt > "$work/out_$backend.txt" 2>/dev/null
+  LC_ALL=C sort -u "$work"/out_${backend}_*.txt > "$work/out_$backend.txt" 2>/dev/null
 }
 
 if has tests; then
@@ -66,15 +68,18 @@ if has tests; then
   echo "programs recorded: $(wc -l < "$OUT/programs.txt")"
   echo "===== outputs: cuda:0 against opencl:0"
   cp "$work/out_cuda.txt" "$work/out_opencl.txt" "$OUT/" 2>/dev/null
-  join -j1 <(sed 's/ /\t/' "$work/out_cuda.txt" | sort) <(sed 's/ /\t/' "$work/out_opencl.txt" | sort) -t $'\t' > "$work/joined.txt"
+  LC_ALL=C join -j1 -t $'\t' <(sed 's/ /\t/' "$work/out_cuda.txt" | LC_ALL=C sort -t $'\t' -k1,1) \
+    <(sed 's/ /\t/' "$work/out_opencl.txt" | LC_ALL=C sort -t $'\t' -k1,1) > "$work/joined.txt"
+  echo "only on one side: $(LC_ALL=C join -v1 -v2 -j1 -t $'\t' <(sed 's/ /\t/' "$work/out_cuda.txt" | LC_ALL=C sort -t $'\t' -k1,1) <(sed 's/ /\t/' "$work/out_opencl.txt" | LC_ALL=C sort -t $'\t' -k1,1) | wc -l)"
   echo "compared outputs: $(wc -l < "$work/joined.txt"), differing: $(awk -F'\t' '$2 != $3' "$work/joined.txt" | wc -l)"
-  awk -F'\t' '$2 != $3 {print "  differs: " $1}' "$work/joined.txt" | head -40  echo "floating-point instructions in NVIDIA OpenCL's PTX (cached programs) and in NVRTC's (none: cubins):"
+  awk -F'\t' '$2 != $3 {print "  differs: " $1}' "$work/joined.txt" | head -40
+  echo "floating-point instructions in NVIDIA OpenCL's PTX (cached programs) and in NVRTC's (none: cubins):"
   grep -aoh "div\.[a-z0-9.]*f32\|sqrt\.[a-z.]*f32\|rcp\.[a-z.]*f32\|div\.[a-z0-9.]*f64\|sqrt\.[a-z.]*f64" "$work"/cache/*.bin 2>/dev/null | sort | uniq -c
 fi
 
 if has calls; then
   echo "===== back-to-back calls"
-  for b in cuda opencl; do timeout 60 "$bin/plinth" --device "$b:0" calls --count 1000; done
+  for b in cuda opencl; do timeout 60 "$bin/plinth" --device "${selector[$b]}" calls --count 1000; done
 fi
 
 if has bench; then
@@ -82,7 +87,7 @@ if has bench; then
   left=$((540 - ($(date +%s) - start)))
   for b in cuda opencl; do
     secs=$(( left / 2 - 10 )); (( secs < 30 )) && secs=30
-    timeout -k 5 "$secs" "$bin/plinth" --device "$b:0" bench --sizes "${SIZES:-1920x1080,3840x2160}" --runs 20 \
+    timeout -k 5 "$secs" "$bin/plinth" --device "${selector[$b]}" bench --sizes "${SIZES:-1920x1080,3840x2160}" --runs 20 \
       --max-case-seconds 2 --max-seconds $((secs - 15)) --json "$OUT/bench_$b.json" > "$OUT/bench_$b.txt" 2>&1
     echo "bench $b: exit $?"; tail -60 "$OUT/bench_$b.txt"
   done
