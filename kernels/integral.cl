@@ -621,8 +621,8 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_single_pass(
           VEC4(SUM_T4, SP_STORE_SUM(from_left[0]), SP_STORE_SUM(out[0][0]), SP_STORE_SUM(out[0][1]), SP_STORE_SUM(out[0][2]));
 #endif
 #if HAS_SQ
-      *(GLOBAL SQ_T4*)(sq_row + xb) = (SQ_T4)(SP_STORE_SQ(from_left[Q_SQ]), SP_STORE_SQ(out[Q_SQ][0]),
-                                              SP_STORE_SQ(out[Q_SQ][1]), SP_STORE_SQ(out[Q_SQ][2]));
+      *(GLOBAL SQ_T4*)(sq_row + xb) = VEC4(SQ_T4, SP_STORE_SQ(from_left[Q_SQ]), SP_STORE_SQ(out[Q_SQ][0]),
+                                           SP_STORE_SQ(out[Q_SQ][1]), SP_STORE_SQ(out[Q_SQ][2]));
 #endif
       if (lane == 31 && xb + 4 <= width) {
 #if HAS_SUM

@@ -106,6 +106,11 @@ KERNEL REQD_GROUP_SIZE(GX, GY, 1) void pyr_down(int src_width, int src_height, i
 #define L1W (2 * GX + 3)
 #define L1H (2 * GY + 3)
 #define L0H (2 * L1H + 3)
+/* Bytes of a WPIX (3 channels take the room of 4). CUDA refuses to compile a kernel that declares
+ * more than 48 KiB, so there programs built for pyr_down's larger work-groups leave pyr_down2 out
+ * (the host runs it only from programs whose tiles fit the device's local memory: 48 KiB there). */
+#define WPIX_BYTES ((SRC_DEPTH == DEPTH_F64 ? 8 : 4) * (CN == 3 ? 4 : CN))
+#if !defined(__CUDACC__) || (L0H * L1W + L1H * L1W) * WPIX_BYTES <= 48 * 1024
 
 KERNEL REQD_GROUP_SIZE(GX, GY, 1) void pyr_down2(int w0, int h0, int w1, int h1, int w2, int h2,
                                                  CONST_IMAGE_PARAM(SRC_T, src), IMAGE_PARAM(SRC_T, mid),
@@ -150,6 +155,7 @@ KERNEL REQD_GROUP_SIZE(GX, GY, 1) void pyr_down2(int w0, int h0, int w1, int h1,
   }
   STORE_PIX(DOWN_RESULT(taps5(r[0], r[1], r[2], r[3], r[4])), dst + dst_offset + y * dst_step, x);
 }
+#endif
 
 /* ---- pyr_up: one work-item per 2 x 2 block of outputs, from a 3 x 3 source neighbourhood -- */
 KERNEL void pyr_up(int src_width, int src_height, CONST_IMAGE_PARAM(SRC_T, src), IMAGE_PARAM(SRC_T, dst)) {

@@ -118,7 +118,9 @@ std::vector<std::string> problems(std::string_view path, std::string_view text, 
              "OpenCL built-in '" + name + "' has no CUDA mapping (scripts/gen_cuda_builtins.py)");
     }
   }
-  static const std::regex literal(R"(\(\s*(u?char|u?short|u?int|u?long|float|double)(2|3|4|8|16)\s*\)\s*\()");
+  // A vector type by name or by macro (SUM_T4, CAT(T, 4)): any parenthesised name ending in a
+  // vector size, cast onto a parenthesised expression.
+  static const std::regex literal(R"(\(\s*(\w*(2|3|4|8|16)|CAT\(\w+, *(2|3|4|8|16)\))\s*\)\s*\()");
   for (std::sregex_iterator it(code.begin(), code.end(), literal), end; it != end; ++it) {
     report(static_cast<std::size_t>(it->position()), "vector literal: use VEC2/VEC3/VEC4 or SPLAT");
   }
@@ -154,6 +156,7 @@ TEST(Dialect, CheckFindsUnmappedAndRawNames) {
   EXPECT_EQ(count("float y = tgamma(x);"), 1u);
   EXPECT_EQ(count("half4 h = vload_half4(0, p);"), 1u);
   EXPECT_EQ(count("int4 v = (int4)(1, 2, 3, 4);"), 1u);
+  EXPECT_EQ(count("v = (SUM_T4)(a, b, c, d); w = (CAT(T, 4))(x);"), 2u);
   EXPECT_EQ(count("LOCAL uint tile[64];"), 1u);
   EXPECT_EQ(count("LOCAL_MEM uint tile[64]; LOCAL const uint* p = tile;"), 0u);
   EXPECT_EQ(count("/* get_global_id(0) in a comment */ int a = 1;"), 0u);

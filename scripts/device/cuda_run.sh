@@ -2,13 +2,14 @@
 # One device call for the CUDA backend (issue 18): runs from a folder holding the carried binaries
 # (bin/, lib/, fallback/ from scripts/device/prepare.sh, plus bin/plinth_cuda_check) beside a
 # source tree (src/, for the tests' data). Stages, each cut to its time:
-#   env      GPU, driver, `plinth devices`
+#   env      GPU, driver, `plinth devices`, plinth_cuda_check
 #   tests    the whole suite on cuda:0 and on opencl:0 (8 shards each), recording the programs
 #            built (PLINTH_RECORD_PROGRAMS) and a hash of every compared output
 #            (PLINTH_RECORD_OUTPUTS); then the outputs compared between the backends
 #   calls    back-to-back small calls by the host clock (`plinth calls`) on both backends
 #   bench    `plinth bench` at 1920x1080 and 3840x2160 on both backends (JSON)
 # Usage: CARRY=.carry/cuda STAGES="env tests calls bench" bash $CARRY/src/scripts/device/cuda_run.sh
+# (BACKENDS="cuda" runs the suite on CUDA only; the outputs then compare with an earlier run's.)
 set -uo pipefail
 carry=$(cd "${CARRY:-.carry/cuda}" && pwd)
 stages=${STAGES:-env tests calls bench}
@@ -60,10 +61,10 @@ run_suite() {  # backend shards seconds
 }
 
 if has tests; then
-  echo "===== tests on cuda:0"
-  run_suite cuda 8 "${CUDA_SECONDS:-240}"
-  echo "===== tests on opencl:0"
-  run_suite opencl 8 "${OPENCL_SECONDS:-200}"
+  for backend in ${BACKENDS:-cuda opencl}; do
+    echo "===== tests on ${selector[$backend]}"
+    run_suite "$backend" 8 "$( [ "$backend" = cuda ] && echo "${CUDA_SECONDS:-240}" || echo "${OPENCL_SECONDS:-200}")"
+  done
   cat "$work"/programs_*.txt 2>/dev/null | sort -u > "$OUT/programs.txt"
   echo "programs recorded: $(wc -l < "$OUT/programs.txt")"
   echo "===== outputs: cuda:0 against opencl:0"

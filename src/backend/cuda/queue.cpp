@@ -124,7 +124,7 @@ std::shared_ptr<detail::EventImpl> CuQueue::launch(detail::Kernel& kernel, std::
   auto& k = static_cast<CuKernel&>(kernel);
   // Argument values, then a pointer to each: buffers as device pointers, scalars as their bytes,
   // local-memory arguments as offsets into the launch's dynamic shared memory (LOCAL_PARAM).
-  constexpr std::size_t kMaxArgs = 64;
+  constexpr std::size_t kMaxArgs = 256;
   if (args.size() > kMaxArgs) throw Error(ErrorCode::internal, "launch", k.name(), "too many arguments");
   std::array<std::array<std::byte, 16>, kMaxArgs> values;
   std::array<void*, kMaxArgs> pointers;
