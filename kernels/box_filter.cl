@@ -50,8 +50,8 @@ KERNEL void box_filter_direct(int width, int height, int kw, int kh, int ax, int
 KERNEL REQD_GROUP_SIZE(LX, 1, 1) void box_filter_local_scan(int width, int height, int kw, int kh, int ax, int ay,
                                                           int border, int twp, int strip_rows, int R, int pitch, int nrun,
                                                           int run_px, CONVERT_PARAMS, CONST_IMAGE_PARAM(SRC_T, src),
-                                                          IMAGE_PARAM(DST_T, dst), LOCAL ACC_T* vbuf,
-                                                          LOCAL ACC_T* totals) {
+                                                          IMAGE_PARAM(DST_T, dst), LOCAL_PARAM(ACC_T, vbuf),
+                                                          LOCAL_PARAM(ACC_T, totals)) {
   const int lid = LOCAL_ID(0);
   const int x0 = GROUP_ID(0) * twp;
   const int y0 = GROUP_ID(1) * strip_rows;

@@ -63,7 +63,7 @@ INLINE uint tiled_word(GLOBAL const uchar* row, int e, int width, int border, bo
 KERNEL REQD_GROUP_SIZE(GROUP_ITEMS, 1, 1) void box_filter_tiled(int width, int height, int ay, int border,
                                                                 CONVERT_PARAMS, CONST_IMAGE_PARAM(uchar, src),
                                                                 IMAGE_PARAM(DST_T, dst)) {
-  LOCAL uint tile[EXT_WORDS];
+  LOCAL_MEM uint tile[EXT_WORDS];
   const int lid = LOCAL_ID(0);
   const int row_e = width * CN;
   const int w0 = GROUP_ID(0) * TW_WORDS;  /* the tile's first output word */
@@ -149,7 +149,7 @@ KERNEL REQD_GROUP_SIZE(GROUP_ITEMS, 1, 1) void box_filter_tiled(int width, int h
     GLOBAL DST_T* drow = dst + dst_offset + y * dst_step + e0;
 #if DST_VEC
     if (e0 + 4 <= row_e) {
-      *(GLOBAL DST_T4*)drow = (DST_T4)(out[0], out[1], out[2], out[3]);
+      *(GLOBAL DST_T4*)drow = VEC4(DST_T4, out[0], out[1], out[2], out[3]);
       continue;
     }
 #endif

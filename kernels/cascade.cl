@@ -220,7 +220,7 @@ INLINE uint compact_slot(int keep, LOCAL uint* slots, LOCAL uint* warp_base, GLO
       warp_base[k] = s;
       s += t;
     }
-    warp_base[WARPS] = s != 0u ? atomic_add(counter, s) : 0u;
+    warp_base[WARPS] = s != 0u ? ATOMIC_ADD(counter, s) : 0u;
   }
   BARRIER_LOCAL();
   const uint slot = warp_base[WARPS] + warp_base[warp] + prefix;
@@ -256,28 +256,28 @@ INLINE int window_factor(GLOBAL const int* p, int sq_plane, int4 nofs, double ar
 KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void cascade_first(uint total, COMMON_PARAMS, int stage_end,
                                                         GLOBAL uint* RESTRICT skip_bits, GLOBAL uint* RESTRICT result,
                                                         int out_counter, GLOBAL uint2* RESTRICT out, uint capacity) {
-  LOCAL uint slots[GROUP];
-  LOCAL uint warp_base[WARPS + 1];
-  LOCAL uint bits[WARPS];
+  LOCAL_MEM uint slots[GROUP];
+  LOCAL_MEM uint warp_base[WARPS + 1];
+  LOCAL_MEM uint bits[WARPS];
   const int lid = LOCAL_ID(0);
   if (lid < WARPS) bits[lid] = 0u;
   BARRIER_LOCAL();
-  const uint w = (uint)get_global_id(0);
+  const uint w = (uint)GLOBAL_ID(0);
   int keep = 0;
   float vnf = 1.f;
   if (w < total) {
     const Window win = decode_window(w, njobs, jobs, pitch);
     GLOBAL const int* p = integral + integral_offset + win.base;
-    if (window_factor(p, sq_plane, (int4)(n0, n1, n2, n3), area, &vnf)) {
+    if (window_factor(p, sq_plane, VEC4(int4, n0, n1, n2, n3), area, &vnf)) {
       const int r = run_stages(p, vnf, 0, stage_end, stages, nodes, nn, trees, leaves);
-      if (r == 0) atomic_or(&bits[lid >> 5], 1u << (lid & 31));
+      if (r == 0) ATOMIC_OR(&bits[lid >> 5], 1u << (lid & 31));
       keep = r == 1;
     }
   }
   BARRIER_LOCAL();
   if (lid < WARPS) skip_bits[(uint)GROUP_ID(0) * WARPS + (uint)lid] = bits[lid];
   const uint slot = compact_slot(keep, slots, warp_base, result + out_counter);
-  if (keep && slot < capacity) out[slot] = (uint2)(w, as_uint(vnf));
+  if (keep && slot < capacity) out[slot] = VEC2(uint2, w, as_uint(vnf));
 }
 
 /* staged, later passes: the windows listed in `in` (counted by result[in_counter]), one
@@ -291,9 +291,9 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void cascade_lanes(COMMON_PARAMS, int stage_
                                                         int in_counter, GLOBAL const uint2* RESTRICT in, int out_counter,
                                                         GLOBAL uint2* RESTRICT out, int final_list, uint capacity,
                                                         int ticket) {
-  LOCAL uint slots[GROUP];
-  LOCAL uint warp_base[WARPS + 1];
-  LOCAL uint next_chunk;
+  LOCAL_MEM uint slots[GROUP];
+  LOCAL_MEM uint warp_base[WARPS + 1];
+  LOCAL_MEM uint next_chunk;
   (void)sq_plane;
   (void)n0;
   (void)n1;
@@ -302,14 +302,14 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void cascade_lanes(COMMON_PARAMS, int stage_
   (void)area;
   const uint n = min(result[in_counter], capacity);
   for (;;) {
-    if (LOCAL_ID(0) == 0) next_chunk = atomic_inc(result + ticket);
+    if (LOCAL_ID(0) == 0) next_chunk = ATOMIC_INC(result + ticket);
     BARRIER_LOCAL();
     const uint chunk = next_chunk;
     BARRIER_LOCAL();
     if (chunk >= (n + GROUP - 1) / GROUP) break; /* uniform */
     const uint i = chunk * GROUP + (uint)LOCAL_ID(0);
     int keep = 0;
-    uint2 e = (uint2)(0u, 0u);
+    uint2 e = VEC2(uint2, 0u, 0u);
     if (i < n) {
       e = in[i];
       const Window win = decode_window(e.x, njobs, jobs, pitch);
@@ -362,10 +362,10 @@ KERNEL REQD_GROUP_SIZE(COOP_LANES, 1, 1) void cascade_coop(COMMON_PARAMS, int st
                                                             GLOBAL const uint2* RESTRICT in, int out_counter,
                                                             uint capacity, int tilted_plane,
                                                             GLOBAL const int4* RESTRICT local_nodes, int ticket) {
-  LOCAL double slots[COOP_LANES];
-  LOCAL uint next_chunk;
+  LOCAL_MEM double slots[COOP_LANES];
+  LOCAL_MEM uint next_chunk;
 #if FOOT_PLANES > 0
-  LOCAL int foot[FOOT_PLANES * FOOT_W * FOOT_H];
+  LOCAL_MEM int foot[FOOT_PLANES * FOOT_W * FOOT_H];
 #endif
   (void)sq_plane;
   (void)n0;
@@ -378,7 +378,7 @@ KERNEL REQD_GROUP_SIZE(COOP_LANES, 1, 1) void cascade_coop(COMMON_PARAMS, int st
   const int lane = LOCAL_ID(0);
   const uint n = min(result[in_counter], capacity);
   for (;;) {
-    if (lane == 0) next_chunk = atomic_inc(result + ticket);
+    if (lane == 0) next_chunk = ATOMIC_INC(result + ticket);
     BARRIER_LOCAL();
     const uint begin = next_chunk * COOP_CHUNK;
     BARRIER_LOCAL();
@@ -417,7 +417,7 @@ KERNEL REQD_GROUP_SIZE(COOP_LANES, 1, 1) void cascade_coop(COMMON_PARAMS, int st
         }
       }
       if (passed && lane == 0) {
-        const uint slot = atomic_inc(result + out_counter);
+        const uint slot = ATOMIC_INC(result + out_counter);
         if (slot < capacity) result[RESULT_HEADER + slot] = e.x;
       }
 #if FOOT_PLANES > 0
@@ -432,16 +432,16 @@ KERNEL REQD_GROUP_SIZE(COOP_LANES, 1, 1) void cascade_coop(COMMON_PARAMS, int st
  * result[list_counter]. */
 KERNEL void cascade_simple(uint total, COMMON_PARAMS, int stage_end, GLOBAL uint* RESTRICT skip_bits,
                            GLOBAL uint* RESTRICT result, int list_counter, GLOBAL uint* RESTRICT list, uint capacity) {
-  const uint w = (uint)get_global_id(0);
+  const uint w = (uint)GLOBAL_ID(0);
   if (w >= total) return;
   const Window win = decode_window(w, njobs, jobs, pitch);
   GLOBAL const int* p = integral + integral_offset + win.base;
   float vnf = 1.f;
-  if (!window_factor(p, sq_plane, (int4)(n0, n1, n2, n3), area, &vnf)) return;
+  if (!window_factor(p, sq_plane, VEC4(int4, n0, n1, n2, n3), area, &vnf)) return;
   const int r = run_stages(p, vnf, 0, stage_end, stages, nodes, nn, trees, leaves);
-  if (r == 0) atomic_or(skip_bits + (w >> 5), 1u << (w & 31));
+  if (r == 0) ATOMIC_OR(skip_bits + (w >> 5), 1u << (w & 31));
   if (r == 1) {
-    const uint slot = atomic_inc(result + list_counter);
+    const uint slot = ATOMIC_INC(result + list_counter);
     if (slot < capacity) list[slot] = w;
   }
 }
@@ -451,11 +451,11 @@ KERNEL void cascade_visit(int njobs, int pitch, GLOBAL const int* RESTRICT jobs,
                           GLOBAL uint* RESTRICT result, int list_counter, GLOBAL const uint* RESTRICT list,
                           int out_counter, uint capacity) {
   const uint n = min(result[list_counter], capacity);
-  for (uint i = (uint)get_global_id(0); i < n; i += (uint)get_global_size(0)) {
+  for (uint i = (uint)GLOBAL_ID(0); i < n; i += (uint)GLOBAL_SIZE(0)) {
     const uint w = list[i];
     const Window win = decode_window(w, njobs, jobs, pitch);
     if (visited_window(skip_bits, w, win, jobs)) {
-      const uint slot = atomic_inc(result + out_counter);
+      const uint slot = ATOMIC_INC(result + out_counter);
       if (slot < capacity) result[RESULT_HEADER + slot] = w;
     }
   }

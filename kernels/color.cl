@@ -48,8 +48,8 @@ KERNEL void rgb_to_gray(int width, int height, CONST_IMAGE_PARAM(SRC_T, src), IM
   if (x0 + PX <= width) {
     CAT(SRC_T, PX) g;
 #if PX == 4
-    g = (CAT(SRC_T, PX))(gray_of(VLOAD_PIX(x0, in)), gray_of(VLOAD_PIX(x0 + 1, in)), gray_of(VLOAD_PIX(x0 + 2, in)),
-                         gray_of(VLOAD_PIX(x0 + 3, in)));
+    g = VEC4(CAT(SRC_T, PX), gray_of(VLOAD_PIX(x0, in)), gray_of(VLOAD_PIX(x0 + 1, in)), gray_of(VLOAD_PIX(x0 + 2, in)),
+             gray_of(VLOAD_PIX(x0 + 3, in)));
 #else
 #error "PX must be 4"
 #endif
@@ -75,9 +75,9 @@ INLINE void store_rgb(GLOBAL uchar* row, int x, int yv, int ruv, int guv, int bu
   const int yy = max(yv - 16, 0) * CY;
   const uchar r = nv12_channel(yy, ruv), g = nv12_channel(yy, guv), b = nv12_channel(yy, buv);
 #if DCN == 4
-  vstore4(RIDX == 0 ? (uchar4)(r, g, b, 255) : (uchar4)(b, g, r, 255), x, row);
+  vstore4(RIDX == 0 ? VEC4(uchar4, r, g, b, 255) : VEC4(uchar4, b, g, r, 255), x, row);
 #else
-  vstore3(RIDX == 0 ? (uchar3)(r, g, b) : (uchar3)(b, g, r), x, row);
+  vstore3(RIDX == 0 ? VEC3(uchar3, r, g, b) : VEC3(uchar3, b, g, r), x, row);
 #endif
 }
 

@@ -24,13 +24,13 @@
 #define DST_N(N) CAT(DST_T, N)
 #define SRC_N(N) CAT(SRC_T, N)
 
-#define SCALED(x, N) fma(CAT(convert_, WT_N(N))(x), (WT_N(N))(alpha), (WT_N(N))(beta))
+#define SCALED(x, N) fma(CAT(convert_, WT_N(N))(x), SPLAT(WT_N(N), alpha), SPLAT(WT_N(N), beta))
 #define UNSCALED(x, N) CAT(convert_, WT_N(N))(x)
 
 /* cvRound on x86 then saturate_cast: integers out of int range and NaN read as INT_MIN. */
 #define CV_ROUND(w, N)                                                                                \
-  select((INT_N(N))(INT_MIN), CAT(CAT(convert_, INT_N(N)), _sat_rte)(w),                            \
-         CAT(convert_, INT_N(N))(isless(fabs(w), (WT_N(N))(2147483648.0))))
+  select(SPLAT(INT_N(N), INT_MIN), CAT(CAT(convert_, INT_N(N)), _sat_rte)(w),                            \
+         CAT(convert_, INT_N(N))(isless(fabs(w), SPLAT(WT_N(N), 2147483648.0))))
 
 /* From the working type to the destination. */
 #if DST_IS_FLOAT

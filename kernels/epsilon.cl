@@ -43,10 +43,10 @@ KERNEL void epsilon_plain(int width, int height, int threshold, int border_value
 
 KERNEL REQD_GROUP_SIZE(GX, GY, 1) void epsilon_tiled(int width, int height, int threshold, int border_value,
                                                      CONST_IMAGE_PARAM(uchar, src), IMAGE_PARAM(uchar, dst)) {
-  LOCAL uchar tile[TILE_H * TILE_W];
+  LOCAL_MEM uchar tile[TILE_H * TILE_W];
   /* recip[n] = ceil(2^32 / n): floor(a / n) = (a * recip[n]) >> 32 exactly while a * n < 2^32,
    * which holds for every a = S + n / 2 <= 256 * AREA and n <= AREA = 961. */
-  LOCAL ulong recip[AREA + 1];
+  LOCAL_MEM ulong recip[AREA + 1];
   const int lx = LOCAL_ID(0), ly = LOCAL_ID(1);
   const int lid = ly * GX + lx;
   const int x0 = GROUP_ID(0) * GX * PX;

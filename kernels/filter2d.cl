@@ -56,7 +56,7 @@ KERNEL void filter2d_direct(int width, int height, int kw, int kh, int ax, int a
 #define TH (GY * PYP)
 KERNEL REQD_GROUP_SIZE(GX, GY, 1) void filter2d_fused(int width, int height, int ax, int ay, int border, float delta,
                                                        COEF_PARAM, CONST_IMAGE_PARAM(SRC_T, src),
-                                                       IMAGE_PARAM(DST_T, dst), int tile_pitch, LOCAL SRC_T* tile) {
+                                                       IMAGE_PARAM(DST_T, dst), int tile_pitch, LOCAL_PARAM(SRC_T, tile)) {
   (void)coef_step;
   const int lx = LOCAL_ID(0);
   const int ly = LOCAL_ID(1);
@@ -142,8 +142,8 @@ INLINE float tr_float(SRC_T v) {
 KERNEL REQD_GROUP_SIZE(TR_GX, TR_GY, 1) void filter2d_tiled_rows(int width, int height, int ax, int ay, int border,
                                                                  float delta, COEF_PARAM,
                                                                  CONST_IMAGE_PARAM(SRC_T, src),
-                                                                 IMAGE_PARAM(DST_T, dst), LOCAL SRC_T* tile,
-                                                                 LOCAL float* kbuf) {
+                                                                 IMAGE_PARAM(DST_T, dst), LOCAL_PARAM(SRC_T, tile),
+                                                                 LOCAL_PARAM(float, kbuf)) {
   (void)coef_step;
   const int lx = LOCAL_ID(0);
   const int ly = LOCAL_ID(1);

@@ -135,7 +135,7 @@ KERNEL void integral_rows_ordered(int width, int height, int channels, int rows,
 
 KERNEL REQD_GROUP_SIZE(ROW_GROUP, 1, 1) void integral_rows_warp(int width, int height, int channels, int rows,
                                                                 CONST_IMAGE_PARAM(SRC_T, src) SUM_PARAM SQ_PARAM) {
-  LOCAL ROW_ACC slots[ROW_GROUP];
+  LOCAL_MEM ROW_ACC slots[ROW_GROUP];
   const int lane = LOCAL_ID(0) & 31;
   const int r = GROUP_ID(0) * (ROW_GROUP / 32) + (LOCAL_ID(0) >> 5);
   const int c = GROUP_ID(1);
@@ -403,13 +403,13 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_single_pass(
    * vertical), each the launch's epoch << 2 | state. */
   GLOBAL uint* counter = flag_words;
   GLOBAL uint* flags = flag_words + 64;
-  LOCAL uint tile_ticket;
-  LOCAL ACC col_part[NQ][NW][TILE_W]; /* column totals of each warp's rows */
-  LOCAL ACC row_total[NQ][TILE_H];    /* R */
-  LOCAL ACC row_left[NQ][TILE_H];     /* RowLeft, then its running sum down the tile */
-  LOCAL ACC warp_part[NQ][NW];        /* per-warp sums of RowLeft, then of ColAbove */
-  LOCAL ACC top[NQ][TILE_W];          /* Corner + running sum of ColAbove along the tile */
-  LOCAL ACC slots[GROUP];             /* warp-operation emulation where shuffles are missing */
+  LOCAL_MEM uint tile_ticket;
+  LOCAL_MEM ACC col_part[NQ][NW][TILE_W]; /* column totals of each warp's rows */
+  LOCAL_MEM ACC row_total[NQ][TILE_H];    /* R */
+  LOCAL_MEM ACC row_left[NQ][TILE_H];     /* RowLeft, then its running sum down the tile */
+  LOCAL_MEM ACC warp_part[NQ][NW];        /* per-warp sums of RowLeft, then of ColAbove */
+  LOCAL_MEM ACC top[NQ][TILE_W];          /* Corner + running sum of ColAbove along the tile */
+  LOCAL_MEM ACC slots[GROUP];             /* warp-operation emulation where shuffles are missing */
 
   const int lid = LOCAL_ID(0);
   const int lane = lid & 31, warp = lid >> 5;
@@ -429,7 +429,7 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_single_pass(
   SRC_T4 raw[RY];
   UNROLL
   for (int j = 0; j < RY; ++j) {
-    SRC_T4 r = (SRC_T4)(0);
+    SRC_T4 r = SPLAT(SRC_T4, 0);
     const int y = yb + j;
     if (y < height) {
       GLOBAL const SRC_T* row = src + IMAGE_INDEX(src, 0, b * height + y);
@@ -618,11 +618,11 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_single_pass(
     if (lane > 0 && xb + 3 <= width) {
 #if HAS_SUM
       *(GLOBAL SUM_T4*)(sum_row + xb) =
-          (SUM_T4)(SP_STORE_SUM(from_left[0]), SP_STORE_SUM(out[0][0]), SP_STORE_SUM(out[0][1]), SP_STORE_SUM(out[0][2]));
+          VEC4(SUM_T4, SP_STORE_SUM(from_left[0]), SP_STORE_SUM(out[0][0]), SP_STORE_SUM(out[0][1]), SP_STORE_SUM(out[0][2]));
 #endif
 #if HAS_SQ
-      *(GLOBAL SQ_T4*)(sq_row + xb) = (SQ_T4)(SP_STORE_SQ(from_left[Q_SQ]), SP_STORE_SQ(out[Q_SQ][0]),
-                                              SP_STORE_SQ(out[Q_SQ][1]), SP_STORE_SQ(out[Q_SQ][2]));
+      *(GLOBAL SQ_T4*)(sq_row + xb) = VEC4(SQ_T4, SP_STORE_SQ(from_left[Q_SQ]), SP_STORE_SQ(out[Q_SQ][0]),
+                                           SP_STORE_SQ(out[Q_SQ][1]), SP_STORE_SQ(out[Q_SQ][2]));
 #endif
       if (lane == 31 && xb + 4 <= width) {
 #if HAS_SUM
@@ -833,7 +833,7 @@ INLINE void blelloch_chunk(LOCAL VACC* t, int lid) {
 KERNEL REQD_GROUP_SIZE(LINE_GROUP, 1, 1) void integral_blelloch_lines(int width, int height, int channels, int rows,
                                                                       CONST_IMAGE_PARAM(SRC_T, src),
                                                                       IMAGE_PARAM(DST_T, dst)) {
-  LOCAL VACC t[LINE_CHUNK];
+  LOCAL_MEM VACC t[LINE_CHUNK];
   const int lid = LOCAL_ID(0), line = GROUP_ID(1), p = GROUP_ID(2);
   const int b = p / channels, c = p % channels;
   const int length = rows ? width : height;
@@ -871,7 +871,7 @@ KERNEL REQD_GROUP_SIZE(LINE_GROUP, 1, 1) void integral_blelloch_lines(int width,
 KERNEL REQD_GROUP_SIZE(LINE_GROUP, 1, 1) void integral_blocked_lines(int width, int height, int channels, int rows,
                                                                      CONST_IMAGE_PARAM(SRC_T, src),
                                                                      IMAGE_PARAM(DST_T, dst)) {
-  LOCAL VACC totals[LINE_GROUP];
+  LOCAL_MEM VACC totals[LINE_GROUP];
   const int lid = LOCAL_ID(0), line = GROUP_ID(1), p = GROUP_ID(2);
   const int b = p / channels, c = p % channels;
   const int length = rows ? width : height;

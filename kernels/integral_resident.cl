@@ -75,7 +75,7 @@
 INLINE void store_quad(GLOBAL SUM_T* row, int xb, int width, int channels, int c, bool vec, SACC left,
                        const SACC v[4]) {
   if (vec && xb + 3 <= width) {
-    CAT(stream_store4_, SUM_T)(row + xb, (SUM_T4)(STORE(left), STORE(v[0]), STORE(v[1]), STORE(v[2])));
+    CAT(stream_store4_, SUM_T)(row + xb, VEC4(SUM_T4, STORE(left), STORE(v[0]), STORE(v[1]), STORE(v[2])));
   } else {
     if (xb <= width) row[xb * channels + c] = STORE(left);
     UNROLL
@@ -150,14 +150,14 @@ INLINE SACC wait_for_rectangle(GLOBAL const ulong* status, int blocks_x, int by,
 #define NEIGHBOUR_BATCH 2
 INLINE void sum_neighbours(GLOBAL const SACC* row_base, long row_stride, int row_part, int row_n,
                            GLOBAL const SACC* col_base, long col_stride, int col_part, int col_n, VACC* rows, VACC* cols) {
-  VACC rs = (VACC)(0), cs = (VACC)(0);
+  VACC rs = SPLAT(VACC, 0), cs = SPLAT(VACC, 0);
   for (int m = 0; row_part + m * ROW_PARTS < row_n || col_part + m * COL_PARTS < col_n; m += NEIGHBOUR_BATCH) {
     VACC r[NEIGHBOUR_BATCH], c[NEIGHBOUR_BATCH];
     UNROLL
     for (int u = 0; u < NEIGHBOUR_BATCH; ++u) {
       const int i = row_part + (m + u) * ROW_PARTS, j = col_part + (m + u) * COL_PARTS;
-      r[u] = i < row_n ? *(GLOBAL const VACC*)(row_base + i * row_stride) : (VACC)(0);
-      c[u] = j < col_n ? *(GLOBAL const VACC*)(col_base + j * col_stride) : (VACC)(0);
+      r[u] = i < row_n ? *(GLOBAL const VACC*)(row_base + i * row_stride) : SPLAT(VACC, 0);
+      c[u] = j < col_n ? *(GLOBAL const VACC*)(col_base + j * col_stride) : SPLAT(VACC, 0);
     }
     UNROLL
     for (int u = 0; u < NEIGHBOUR_BATCH; ++u) rs += r[u], cs += c[u];
@@ -171,15 +171,15 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_resident(int width, int height
                                                            CONST_IMAGE_PARAM(SRC_T, src),
                                                            IMAGE_PARAM(SUM_T, sum)) {
   const int lid = LOCAL_ID(0), lane = lid & 31, warp = lid >> 5;
-  LOCAL int ticket_of_group;
-  LOCAL SRC_T4 stash[NW][WR][32];
-  LOCAL SACC cols[NW][TW];     /* each warp's column totals */
-  LOCAL SACC row_left[BH];
-  LOCAL SACC col_above[TW];
-  LOCAL SACC row_parts[ROW_PARTS][BH];
-  LOCAL SACC col_parts[COL_PARTS][TW];
-  LOCAL SACC slots[GROUP];
-  LOCAL SACC warp_totals[NW];
+  LOCAL_MEM int ticket_of_group;
+  LOCAL_MEM SRC_T4 stash[NW][WR][32];
+  LOCAL_MEM SACC cols[NW][TW];     /* each warp's column totals */
+  LOCAL_MEM SACC row_left[BH];
+  LOCAL_MEM SACC col_above[TW];
+  LOCAL_MEM SACC row_parts[ROW_PARTS][BH];
+  LOCAL_MEM SACC col_parts[COL_PARTS][TW];
+  LOCAL_MEM SACC slots[GROUP];
+  LOCAL_MEM SACC warp_totals[NW];
   if (lid == 0) ticket_of_group = (int)TAKE_TICKET(sync, ticket_base);
   BARRIER_LOCAL();
   const int ticket = ticket_of_group;
@@ -327,7 +327,7 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_resident(int width, int height
       const SACC left = acc[0] - col0;
       GLOBAL SUM_T* out = sum + sum_offset + (out_row0 + y + 1) * sum_step;
       if (full) {
-        CAT(stream_store4_, SUM_T)(out + xb, (SUM_T4)(STORE(left), STORE(acc[0]), STORE(acc[1]), STORE(acc[2])));
+        CAT(stream_store4_, SUM_T)(out + xb, VEC4(SUM_T4, STORE(left), STORE(acc[0]), STORE(acc[1]), STORE(acc[2])));
         if (xb + 4 == width) out[width] = STORE(acc[3]);
       } else if (y < height) {
         store_quad(out, xb, width, channels, c, OUT_VEC_OK, left, acc);

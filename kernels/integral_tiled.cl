@@ -339,7 +339,7 @@ INLINE int scan_groups(int planes, int tiles_x, int tiles_y) {
   do {                                                                                              \
     GLOBAL T* qrow_ = out + out##_offset + (row) * out##_step;                                      \
     if (OUT_VEC_OK && xb + 3 <= width) {                                                            \
-      CAT(stream_store4_, T)(qrow_ + xb, (CAT(T, 4))(STORE(left), STORE((v)[0]), STORE((v)[1]), STORE((v)[2]))); \
+      CAT(stream_store4_, T)(qrow_ + xb, VEC4(CAT(T, 4), STORE(left), STORE((v)[0]), STORE((v)[1]), STORE((v)[2]))); \
     } else {                                                                                        \
       if (xb <= width) qrow_[xb * channels + c] = STORE(left);                                      \
       UNROLL                                                                                        \
@@ -354,7 +354,7 @@ INLINE int scan_groups(int planes, int tiles_x, int tiles_y) {
 #define STORE_QUAD_FAST(T, STORE, out, row, left, v)                                                \
   do {                                                                                              \
     GLOBAL T* qrow_ = out + out##_offset + (row) * out##_step;                                      \
-    CAT(stream_store4_, T)(qrow_ + xb, (CAT(T, 4))(STORE(left), STORE((v)[0]), STORE((v)[1]), STORE((v)[2]))); \
+    CAT(stream_store4_, T)(qrow_ + xb, VEC4(CAT(T, 4), STORE(left), STORE((v)[0]), STORE((v)[1]), STORE((v)[2]))); \
     if (xb + 4 == width) qrow_[width] = STORE((v)[3]);                                              \
   } while (0)
 
@@ -508,18 +508,18 @@ INLINE void wait_for_flags(GLOBAL uint* flag, int count, int step, uint epoch) {
 /* One quantity's local memory (prefix s: the sum, q: the squared sum): the write and scan phases'
  * warp slots and column sums in ACC, the reduce phase's in RED (r prefix) and its warps' totals. */
 #define TILED_LOCALS(p, ACC, RED) \
-  LOCAL ACC p##_slots[GROUP];     \
-  LOCAL ACC p##_cols[NW][TW];     \
-  LOCAL RED r##p##_slots[GROUP];  \
-  LOCAL RED r##p##_cols[NW][TW];  \
-  LOCAL RED r##p##_warps[NW]
+  LOCAL_MEM ACC p##_slots[GROUP];     \
+  LOCAL_MEM ACC p##_cols[NW][TW];     \
+  LOCAL_MEM RED r##p##_slots[GROUP];  \
+  LOCAL_MEM RED r##p##_cols[NW][TW];  \
+  LOCAL_MEM RED r##p##_warps[NW]
 
 KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void integral_tiled(int width, int height, int channels, int planes, int tiles_x,
                                                        int tiles_y, uint ticket_base, uint epoch,
                                                        GLOBAL uint* sync SUM_AGG_PARAM SQ_AGG_PARAM,
                                                        CONST_IMAGE_PARAM(SRC_T, src) SUM_PARAM SQ_PARAM) {
   const int lid = LOCAL_ID(0), lane = lid & 31, warp = lid >> 5;
-  LOCAL int ticket_of_group;
+  LOCAL_MEM int ticket_of_group;
 #if HAS_SUM
   TILED_LOCALS(s, SACC, SRED);
 #endif

@@ -34,7 +34,7 @@ INLINE void load_rows(GLOBAL const SRC_T* src, int src_offset, int src_step, int
     UNROLL
     for (int j = 0; j < QUAD_ROWS; ++j) {
       const SRC_T4 v = *(GLOBAL const SRC_T4*)(plane + min(yw + j, height - 1) * src_step + xb);
-      raw[j] = yw + j < height ? v : (SRC_T4)(0);
+      raw[j] = yw + j < height ? v : SPLAT(SRC_T4, 0);
     }
   } else {
     const int last = width - 1;
@@ -45,8 +45,8 @@ INLINE void load_rows(GLOBAL const SRC_T* src, int src_offset, int src_step, int
       GLOBAL const SRC_T* row = plane + min(yw + j, height - 1) * src_step;
       const SRC_T e0 = row[i0], e1 = row[i1], e2 = row[i2], e3 = row[i3];
       const bool in = yw + j < height;
-      raw[j] = (SRC_T4)(in && xb < width ? e0 : 0, in && xb + 1 < width ? e1 : 0, in && xb + 2 < width ? e2 : 0,
-                        in && xb + 3 < width ? e3 : 0);
+      raw[j] = VEC4(SRC_T4, in && xb < width ? e0 : 0, in && xb + 1 < width ? e1 : 0, in && xb + 2 < width ? e2 : 0,
+                    in && xb + 3 < width ? e3 : 0);
     }
   }
 }

@@ -95,7 +95,7 @@ KERNEL void median_network(int width, int height, float border_value, CONST_IMAG
   const int x = GLOBAL_ID(0);
   const int y = GLOBAL_ID(1);
   if (x >= width || y >= height) return;
-  const PIX fill = (PIX)((SRC_T)border_value);
+  const PIX fill = SPLAT(PIX, (SRC_T)border_value);
   const bool inside = x >= R && x < width - R && y >= R && y < height - R;
   PIX v[N];
 #pragma unroll
@@ -156,7 +156,7 @@ KERNEL void median_columns3(int width, int height, float border_value, CONST_IMA
   const int x0 = GLOBAL_ID(0) * TW;
   const int y = GLOBAL_ID(1);
   if (x0 >= width || y >= height) return;
-  const PIX fill = (PIX)((SRC_T)border_value);
+  const PIX fill = SPLAT(PIX, (SRC_T)border_value);
   GLOBAL const SRC_T* r0 = source_row(src, src_offset, src_step, y - 1, height);
   GLOBAL const SRC_T* r1 = source_row(src, src_offset, src_step, y, height);
   GLOBAL const SRC_T* r2 = source_row(src, src_offset, src_step, y + 1, height);
@@ -303,7 +303,7 @@ INLINE int histogram_row(LOCAL uint* h, int lsize, GLOBAL const uchar* row, int 
 }
 
 KERNEL void median_histogram(int width, int height, int rows_per_item, float border_value,
-                             CONST_IMAGE_PARAM(uchar, src), IMAGE_PARAM(uchar, dst), LOCAL uint* bins) {
+                             CONST_IMAGE_PARAM(uchar, src), IMAGE_PARAM(uchar, dst), LOCAL_PARAM(uint, bins)) {
   const int e = GLOBAL_ID(0);
   const int lsize = LOCAL_SIZE(0);
   if (e >= width * CN) return; /* no barrier follows: every work-item works on its own bins */

@@ -69,7 +69,7 @@ INLINE WPIX down_sum(GLOBAL const SRC_T* src, int src_offset, int src_step, int 
 
 KERNEL REQD_GROUP_SIZE(GX, GY, 1) void pyr_down(int src_width, int src_height, int dst_width, int dst_height,
                                                 CONST_IMAGE_PARAM(SRC_T, src), IMAGE_PARAM(SRC_T, dst)) {
-  LOCAL WPIX rows[HROWS * GX];
+  LOCAL_MEM WPIX rows[HROWS * GX];
   const int lx = LOCAL_ID(0), ly = LOCAL_ID(1);
   const int ox0 = GROUP_ID(0) * GX, oy0 = GROUP_ID(1) * OUT_H;
   const int x = ox0 + lx;
@@ -106,12 +106,17 @@ KERNEL REQD_GROUP_SIZE(GX, GY, 1) void pyr_down(int src_width, int src_height, i
 #define L1W (2 * GX + 3)
 #define L1H (2 * GY + 3)
 #define L0H (2 * L1H + 3)
+/* Bytes of a WPIX (3 channels take the room of 4). CUDA refuses to compile a kernel that declares
+ * more than 48 KiB, so there programs built for pyr_down's larger work-groups leave pyr_down2 out
+ * (the host runs it only from programs whose tiles fit the device's local memory: 48 KiB there). */
+#define WPIX_BYTES ((SRC_DEPTH == DEPTH_F64 ? 8 : 4) * (CN == 3 ? 4 : CN))
+#if !defined(__CUDACC__) || (L0H * L1W + L1H * L1W) * WPIX_BYTES <= 48 * 1024
 
 KERNEL REQD_GROUP_SIZE(GX, GY, 1) void pyr_down2(int w0, int h0, int w1, int h1, int w2, int h2,
                                                  CONST_IMAGE_PARAM(SRC_T, src), IMAGE_PARAM(SRC_T, mid),
                                                  IMAGE_PARAM(SRC_T, dst)) {
-  LOCAL WPIX rows[L0H * L1W];
-  LOCAL WPIX level1[L1H * L1W];
+  LOCAL_MEM WPIX rows[L0H * L1W];
+  LOCAL_MEM WPIX level1[L1H * L1W];
   const int lid = LOCAL_ID(1) * GX + LOCAL_ID(0);
   const int ox0 = GROUP_ID(0) * GX, oy0 = GROUP_ID(1) * GY;
   const int px0 = 2 * ox0 - 2, py0 = 2 * oy0 - 2; /* level-1 origin of the frame */
@@ -150,6 +155,7 @@ KERNEL REQD_GROUP_SIZE(GX, GY, 1) void pyr_down2(int w0, int h0, int w1, int h1,
   }
   STORE_PIX(DOWN_RESULT(taps5(r[0], r[1], r[2], r[3], r[4])), dst + dst_offset + y * dst_step, x);
 }
+#endif
 
 /* ---- pyr_up: one work-item per 2 x 2 block of outputs, from a 3 x 3 source neighbourhood -- */
 KERNEL void pyr_up(int src_width, int src_height, CONST_IMAGE_PARAM(SRC_T, src), IMAGE_PARAM(SRC_T, dst)) {
@@ -187,11 +193,11 @@ KERNEL void pyr_up(int src_width, int src_height, CONST_IMAGE_PARAM(SRC_T, src),
 #define TAPS (2 * RADIUS + 1)
 #define SROWS (S * (GY - 1) + TAPS)
 
-CONSTANT float g[TAPS] = {WEIGHTS};
+CONSTANT_MEM float g[TAPS] = {WEIGHTS};
 
 KERNEL REQD_GROUP_SIZE(GX, GY, 1) void subsample(int src_width, int src_height, int dst_width, int dst_height,
                                                  CONST_IMAGE_PARAM(float, src), IMAGE_PARAM(float, dst)) {
-  LOCAL float rows[SROWS * GX];
+  LOCAL_MEM float rows[SROWS * GX];
   const int lx = LOCAL_ID(0), ly = LOCAL_ID(1);
   const int ox0 = GROUP_ID(0) * GX, oy0 = GROUP_ID(1) * GY;
   const int cx = S * (ox0 + lx) + S / 2;

@@ -164,7 +164,7 @@ KERNEL void resize_exact_jobs(int rows, int rows_at, int dst_step, CONST_IMAGE_P
   const int at = job.y + (r - job.w) * dst_step + dx;
   const int n = min(4, job.x - dx);
   if (n == 4 && (at & 3) == 0) {
-    *(GLOBAL uchar4*)(dst + at) = (uchar4)(out[0], out[1], out[2], out[3]);
+    *(GLOBAL uchar4*)(dst + at) = VEC4(uchar4, out[0], out[1], out[2], out[3]);
   } else {
     for (int k = 0; k < n; ++k) dst[at + k] = out[k];
   }

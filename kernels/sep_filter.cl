@@ -181,8 +181,8 @@ KERNEL void sep_filter_columns(SEP_PARAMS, COEF_PARAMS(ky), GLOBAL const RB_T* r
 #ifdef TWP
 KERNEL REQD_GROUP_SIZE(GX, GY, 1) void sep_filter_fused(SEP_PARAMS, COEF_PARAMS(kx), COEF_PARAMS(ky),
                                                          CONST_IMAGE_PARAM(SRC_T, src), IMAGE_PARAM(DST_T, dst),
-                                                         int tile_pitch, int rows_pitch, LOCAL SRC_T* tile,
-                                                         LOCAL RB_T* rows) {
+                                                         int tile_pitch, int rows_pitch, LOCAL_PARAM(SRC_T, tile),
+                                                         LOCAL_PARAM(RB_T, rows)) {
   const uint kxb[64] = {COEF_LIST(kx)};
   const uint kyb[64] = {COEF_LIST(ky)};
   const int lx = LOCAL_ID(0);
@@ -346,7 +346,7 @@ INLINE DST_T fd_column_finish(const float* r, int e, const uint* kyb, int tail, 
 
 KERNEL REQD_GROUP_SIZE(FD_GS, 1, 1) void sep_filter_fused_direct(SEP_PARAMS, COEF_PARAMS(kx), COEF_PARAMS(ky),
                                                                   CONST_IMAGE_PARAM(SRC_T, src),
-                                                                  IMAGE_PARAM(DST_T, dst), LOCAL FD_RB_T* rows) {
+                                                                  IMAGE_PARAM(DST_T, dst), LOCAL_PARAM(FD_RB_T, rows)) {
   (void)ax;
   const uint kxb[64] = {COEF_LIST(kx)};
   const uint kyb[64] = {COEF_LIST(ky)};
@@ -406,7 +406,7 @@ KERNEL REQD_GROUP_SIZE(FD_GS, 1, 1) void sep_filter_fused_direct(SEP_PARAMS, COE
 #if FD_NE % 4 == 0
     /* 4-wide stores (vstore4: local arguments promise only element alignment). */
 #pragma unroll
-    for (int i = 0; i < FD_NE; i += 4) vstore4((FD_RB4)(acc[i], acc[i + 1], acc[i + 2], acc[i + 3]), 0, out + i);
+    for (int i = 0; i < FD_NE; i += 4) vstore4(VEC4(FD_RB4, acc[i], acc[i + 1], acc[i + 2], acc[i + 3]), 0, out + i);
 #else
 #pragma unroll
     for (int i = 0; i < FD_NE; ++i) out[i] = acc[i];

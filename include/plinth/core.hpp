@@ -2,6 +2,7 @@
 // Devices, contexts, queues and events.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -21,7 +22,8 @@ enum class DeviceType { gpu, cpu, accelerator, other };
 std::string_view to_string(DeviceType type) noexcept;
 
 struct DeviceInfo {
-  int index = 0;                // position in list_devices()
+  std::string backend;          // "cuda" or "opencl"
+  int index = 0;                // position among the devices of its backend
   std::string name;             // e.g. "NVIDIA H100 80GB HBM3"
   std::string vendor;
   std::string platform;         // platform name, e.g. "NVIDIA CUDA", "Portable Computing Language"
@@ -41,17 +43,25 @@ struct DeviceInfo {
   bool has_int64_atomics = false;
 };
 
-// Every OpenCL device of every platform, in a stable order (platform, then device).
+// Every CUDA device (where the driver and NVRTC load), then every OpenCL device of every
+// platform, in a stable order (platform, then device).
 std::vector<DeviceInfo> list_devices();
 
 // Picks a device. The selector is a comma-separated list of criteria that must all hold:
 //   gpu | cpu | accelerator   device type
-//   N                         index in list_devices()
+//   cuda | opencl             backend
+//   cuda:N | opencl:N         device N of that backend
+//   N                         OpenCL device N
 //   platform:TEXT             platform name contains TEXT (case-insensitive)
 //   TEXT                      device or platform name contains TEXT (case-insensitive)
 // An empty selector reads the environment variable PLINTH_DEVICE; if that is empty too, the
-// first GPU is chosen, else the first CPU, else the first device. No match is an Error(device).
+// first GPU is chosen (a CUDA one where CUDA works), else the first CPU, else the first device.
+// No match is an Error(device). A Context on a CUDA device chosen by default that cannot
+// start (NVRTC missing, an old driver) falls back to OpenCL and says so on stderr; one asked
+// for by name ("cuda", "cuda:0") throws instead.
 DeviceInfo select_device(std::string_view selector = {});
+// Why backend "cuda" or "opencl" lists no device on this machine; empty if it lists some.
+std::string backend_unavailable(std::string_view backend);
 
 class Context {
  public:
@@ -59,10 +69,13 @@ class Context {
   explicit Context(std::string_view selector = {});
   // Adopts a user's cl_context and cl_device_id (retained; released when the last copy goes).
   static Context from_native(void* cl_context, void* cl_device_id);
+  // Adopts a user's CUcontext (for example the primary context a CUDA runtime program uses) on
+  // CUDA device `cuda_device`; the caller keeps it alive while plinth uses it.
+  static Context from_cuda(void* cu_context, int cuda_device);
 
   const DeviceInfo& device() const;
-  void* native_context() const;  // cl_context
-  void* native_device() const;   // cl_device_id
+  void* native_context() const;  // cl_context, or CUcontext on CUDA
+  void* native_device() const;   // cl_device_id, or the CUdevice (an int) on CUDA
 
   // When on, every operation waits for each of its launches and checks for errors, so that an
   // asynchronous failure is reported by the launch that caused it. Also on when the environment
@@ -76,6 +89,13 @@ class Context {
   explicit Context(std::shared_ptr<detail::ContextState> state) : state_(std::move(state)) {}
   std::shared_ptr<detail::ContextState> state_;
 };
+
+// Builds the kernel programs the ops use (kernels/programs.list: every program the test suite
+// and the benchmarks built, recorded per backend) for the context's device into the program
+// caches, in memory and on disk, so that later first calls skip compilation. `progress` sees
+// each kernel file and its options before it is built. Returns how many were built.
+std::size_t warm_program_cache(const Context& context,
+                               const std::function<void(const std::string& file, const std::string& options)>& progress = {});
 
 // The completion and device-side timing of enqueued work. An operation of several launches
 // returns an Event spanning its first launch's start to its last launch's end.
@@ -107,12 +127,13 @@ class DeviceImage;
 class Queue {
  public:
   explicit Queue(const Context& context);
-  // Adopts a user's cl_command_queue (retained). It must belong to context and be in-order;
-  // device timing needs CL_QUEUE_PROFILING_ENABLE.
+  // Adopts a user's cl_command_queue (retained), or on CUDA a user's CUstream / cudaStream_t (not
+  // owned). It must belong to context and be in-order; OpenCL timing needs
+  // CL_QUEUE_PROFILING_ENABLE.
   static Queue from_native(const Context& context, void* cl_command_queue);
 
   const Context& context() const;
-  void* native() const;  // cl_command_queue
+  void* native() const;  // cl_command_queue, or CUstream on CUDA
 
   void finish();  // waits for everything enqueued so far
   void flush();   // submits without waiting

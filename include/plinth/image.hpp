@@ -62,7 +62,9 @@ class DeviceImage {
   // Allocates device memory with a row pitch rounded up to 256 bytes.
   DeviceImage(const Context& context, int width, int height, Format format);
   // Adopts a user's cl_mem (retained) as an image at byte offset `offset` with the given pitch.
-  // The buffer must belong to context's cl_context and be large enough.
+  // The buffer must belong to context's cl_context and be large enough. On CUDA `cl_mem` is a
+  // device pointer (CUdeviceptr, or what cudaMalloc/cudaMallocPitch gave) of the context, which
+  // the user keeps allocated; the image may reach to the end of its allocation.
   static DeviceImage wrap(const Context& context, void* cl_mem, int width, int height, Format format,
                           std::size_t pitch, std::size_t offset = 0);
 
@@ -82,7 +84,9 @@ class DeviceImage {
 
   // A region sharing this image's memory.
   DeviceImage view(Rect region) const;
-  void* native() const;  // cl_mem of the whole underlying buffer
+  // cl_mem of the whole underlying buffer; on CUDA its device pointer, so that the first pixel
+  // is at (char*)native() + offset() and rows are pitch() bytes apart.
+  void* native() const;
   const std::shared_ptr<detail::Buffer>& buffer() const noexcept { return buffer_; }
   // True when both images share device memory and their pixel bytes may overlap.
   bool overlaps(const DeviceImage& other) const noexcept;

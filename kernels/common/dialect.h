@@ -5,6 +5,48 @@
 #ifndef PLINTH_DIALECT_H
 #define PLINTH_DIALECT_H
 
+#if defined(__CUDACC__)
+/* CUDA through NVRTC (src/backend/cuda): OpenCL C's types and built-ins come from
+ * dialect_cuda.h and the generated cuda_builtins.h; the backend defines PLINTH_NVIDIA and
+ * PLINTH_CUDA and compiles with -fmad=false (no contraction, as FP_CONTRACT OFF below). */
+#include "common/dialect_cuda.h"
+#include "common/cuda_builtins.h"
+
+#define KERNEL extern "C" __global__
+#define GLOBAL
+#define LOCAL
+#define CONSTANT
+#define LOCAL_MEM __shared__
+#define CONSTANT_MEM __constant__
+#define LOCAL_PARAM(T, name) pl_local<T> name
+#define INLINE inline
+#define RESTRICT __restrict__
+#define REQD_GROUP_SIZE(x, y, z) __launch_bounds__((x) * (y) * (z))
+#define UNROLL _Pragma("unroll")
+
+#define GLOBAL_ID(d) ((int)(pl_dim(blockIdx, d) * pl_dim(blockDim, d) + pl_dim(threadIdx, d)))
+#define LOCAL_ID(d) ((int)pl_dim(threadIdx, d))
+#define GROUP_ID(d) ((int)pl_dim(blockIdx, d))
+#define LOCAL_SIZE(d) ((int)pl_dim(blockDim, d))
+#define NUM_GROUPS(d) ((int)pl_dim(gridDim, d))
+#define GLOBAL_SIZE(d) ((int)(pl_dim(gridDim, d) * pl_dim(blockDim, d)))
+
+#define BARRIER_LOCAL() __syncthreads()
+#define BARRIER_ALL() __syncthreads()
+
+#define ATOMIC_ADD(p, v) pl_atomic_add((p), (v))
+#define ATOMIC_INC(p) pl_atomic_inc(p)
+#define ATOMIC_OR(p, v) pl_atomic_or((p), (v))
+#define ATOMIC_XCHG(p, v) pl_atomic_xchg((p), (v))
+#define ATOMIC_MAX(p, v) pl_atomic_max((p), (v))
+
+/* Vector values from scalars, and a vector (or scalar) filled with one value. OpenCL C's
+ * literal (int4)(a, b, c, d) would compile in C++ as a cast of a comma expression. */
+#define VEC2(T, a, b) pl_make<T>((a), (b))
+#define VEC3(T, a, b, c) pl_make<T>((a), (b), (c))
+#define VEC4(T, a, b, c, d) pl_make<T>((a), (b), (c), (d))
+#define SPLAT(T, x) pl_splat<T>(x)
+#else
 /* Exactness: no silent fusing of a*b+c into fma; a kernel that wants fma calls it. */
 #pragma OPENCL FP_CONTRACT OFF
 
@@ -18,6 +60,13 @@
 #define KERNEL __kernel
 #define GLOBAL __global
 #define LOCAL __local
+/* A variable in local memory (LOCAL_MEM uint tile[N];), a constant table at program scope
+ * (CONSTANT_MEM float g[3] = {...};) and a local-memory kernel argument that the host passes
+ * with Launch::local(bytes) (LOCAL_PARAM(uint, bins)). LOCAL and CONSTANT alone qualify
+ * pointers: CUDA tells the two uses apart. */
+#define LOCAL_MEM __local
+#define CONSTANT_MEM __constant
+#define LOCAL_PARAM(T, name) __local T* name
 #define CONSTANT __constant
 #define INLINE inline
 #define RESTRICT restrict
@@ -36,6 +85,17 @@
 
 #define BARRIER_LOCAL() barrier(CLK_LOCAL_MEM_FENCE)
 #define BARRIER_ALL() barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE)
+
+#define ATOMIC_ADD(p, v) atomic_add((p), (v))
+#define ATOMIC_INC(p) atomic_inc(p)
+#define ATOMIC_XCHG(p, v) atomic_xchg((p), (v))
+#define ATOMIC_MAX(p, v) atomic_max((p), (v))
+#define ATOMIC_OR(p, v) atomic_or((p), (v))
+#define VEC2(T, a, b) ((T)((a), (b)))
+#define VEC3(T, a, b, c) ((T)((a), (b), (c)))
+#define VEC4(T, a, b, c, d) ((T)((a), (b), (c), (d)))
+#define SPLAT(T, x) ((T)(x))
+#endif
 
 /* Publishing data to other work-groups: store the data, DEVICE_FENCE(), then set a flag with an
  * atomic. Readers poll the flag with ATOMIC_LOAD and read the data through volatile pointers.
@@ -63,10 +123,7 @@
 #else
 #define TAKE_TICKET(counter, base) (ATOMIC_INC(counter) - (base))
 #endif
-#define ATOMIC_ADD(p, v) atomic_add((p), (v))
-#define ATOMIC_INC(p) atomic_inc(p)
-#define ATOMIC_XCHG(p, v) atomic_xchg((p), (v))
-#define ATOMIC_MAX(p, v) atomic_max((p), (v))
+
 /* A load that bypasses incoherent caches, for words other work-groups write while this one runs. */
 #define VOLATILE_LOAD(T, p) (*(volatile GLOBAL const T*)(p))
 /* A store that leaves no copy in this compute unit's incoherent cache (NVIDIA's L1 caches stores,

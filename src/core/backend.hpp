@@ -1,7 +1,7 @@
 #pragma once
 // The backend interface: everything an operation needs from a compute API, with no API types.
-// The OpenCL backend (src/backend/opencl) is the one implementation; a CUDA backend would be
-// a second. Ops talk to it only through launch.hpp and program_cache.hpp.
+// Two implementations: OpenCL (src/backend/opencl) and CUDA (src/backend/cuda, the driver API
+// and NVRTC loaded at run time). Ops talk to it only through launch.hpp and program_cache.hpp.
 
 #include <array>
 #include <cstddef>
@@ -49,6 +49,10 @@ class EventImpl {
   virtual std::uint64_t start_ns() = 0;
   virtual std::uint64_t end_ns() = 0;
   virtual void* native() const = 0;
+  // Device time from `first`'s start to this event's end (CUDA measures pairs of events).
+  virtual double elapsed_ns_since(EventImpl& first) {
+    return static_cast<double>(end_ns()) - static_cast<double>(first.start_ns());
+  }
 };
 
 struct KernelArg {
@@ -112,9 +116,13 @@ class Device {
   virtual void* native_device() const = 0;
 };
 
-// Entry points of the backend(s).
+// Entry points of the backends (src/core/backends.cpp dispatches on DeviceInfo::backend).
+// Every device of every backend that works here: CUDA's first, then OpenCL's.
 std::vector<DeviceInfo> backend_list_devices();
-std::shared_ptr<Device> backend_open_device(int index);
-std::shared_ptr<Device> backend_adopt_device(void* native_context, void* native_device);
+std::shared_ptr<Device> backend_open_device(const DeviceInfo& info);
+std::shared_ptr<Device> backend_adopt_device(void* native_context, void* native_device);  // OpenCL
+std::shared_ptr<Device> backend_adopt_cuda(void* cu_context, int cuda_device);
+// Why a backend ("cuda", "opencl") lists no device here; empty if it has some.
+std::string backend_unavailable(std::string_view backend);
 
 }  // namespace plinth::detail

@@ -5,6 +5,9 @@
 #include <cstring>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <string_view>
 #include <system_error>
 
 #include "core/kernel_source.hpp"
@@ -102,6 +105,22 @@ void store_cache_entry(const fs::path& file, std::uint64_t key, std::span<const 
   }
 }
 
+namespace {
+
+// With PLINTH_RECORD_PROGRAMS=<file>, appends each program's first request as
+// "backend<TAB>file<TAB>options": kernels/programs.list is such a record of the test suite and
+// the benchmarks, which tools/cuda_check compiles with NVRTC and `plinth cache warm` builds.
+void record_request(std::string_view backend, std::string_view file, const std::string& options) {
+  const char* path = std::getenv("PLINTH_RECORD_PROGRAMS");
+  if (path == nullptr || *path == '\0') return;
+  static std::mutex mutex;
+  std::lock_guard lock(mutex);
+  std::ofstream out(path, std::ios::app);
+  out << backend << '\t' << file << '\t' << options << '\n';
+}
+
+}  // namespace
+
 BuildOptions& BuildOptions::raw(std::string_view option) {
   if (option.empty()) return *this;
   text_ += ' ';
@@ -158,6 +177,7 @@ std::shared_ptr<Program> ProgramCache::get(Device& device, std::string_view file
     std::lock_guard lock(mutex_);
     if (auto it = requests_.find(request); it != requests_.end()) return it->second;
   }
+  record_request(device.info().backend, file, options.str());
   const std::string source = resolved_kernel_source(file);
   const DeviceInfo& info = device.info();
   std::uint64_t key = fnv1a(source);

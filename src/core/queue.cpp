@@ -22,7 +22,10 @@ std::uint64_t Event::end_ns() const {
   return last_->end_ns();
 }
 
-double Event::elapsed_us() const { return static_cast<double>(end_ns() - start_ns()) * 1e-3; }
+double Event::elapsed_us() const {
+  if (!first_ || !last_) throw Error(ErrorCode::invalid_argument, "Event::elapsed_us", "event", "the event is empty");
+  return last_->elapsed_ns_since(*first_) * 1e-3;
+}
 
 namespace detail {
 QueueState& queue_state(const Queue& queue) {

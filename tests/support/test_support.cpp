@@ -1,8 +1,11 @@
 #include "support/test_support.hpp"
 
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <limits>
+#include <map>
 #include <sstream>
 
 namespace plinth::test {
@@ -160,10 +163,28 @@ std::string element_text(const HostImage& image, int x, int y, int c) {
   return ::testing::AssertionSuccess();
 }
 
+// With PLINTH_RECORD_OUTPUTS=<file>, appends "test#n hash" for every image a test compares, so
+// that two runs (PLINTH_DEVICE=cuda:0 and opencl:0) can be checked byte for byte against each
+// other (scripts/device/compare_outputs.sh).
+void record_output(const HostImage& actual) {
+  static const char* path = std::getenv("PLINTH_RECORD_OUTPUTS");
+  if (path == nullptr || *path == '\0') return;
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  const std::string test = info ? std::string(info->test_suite_name()) + "." + info->name() : "?";
+  static std::map<std::string, int> counts;
+  std::uint64_t hash = 14695981039346656037ull;
+  for (int y = 0; y < actual.height(); ++y) {
+    const auto* row = reinterpret_cast<const unsigned char*>(actual.row(y));
+    for (std::size_t i = 0; i < actual.row_bytes(); ++i) hash = (hash ^ row[i]) * 1099511628211ull;
+  }
+  std::ofstream(path, std::ios::app) << test << '#' << counts[test]++ << ' ' << std::hex << hash << '\n';
+}
+
 }  // namespace
 
 ::testing::AssertionResult images_equal(const HostImage& expected, const HostImage& actual) {
   if (auto shape = check_shape(expected, actual); !shape) return shape;
+  record_output(actual);
   const std::size_t elem = depth_size(expected.depth());
   long long mismatches = 0;
   int fx = -1, fy = -1, fc = -1;
@@ -190,6 +211,7 @@ std::string element_text(const HostImage& image, int x, int y, int c) {
 ::testing::AssertionResult images_near(const HostImage& expected, const HostImage& actual, double rel_tol,
                                        double abs_tol) {
   if (auto shape = check_shape(expected, actual); !shape) return shape;
+  record_output(actual);
   long long mismatches = 0;
   int fx = -1, fy = -1, fc = -1;
   double worst = 0.0;

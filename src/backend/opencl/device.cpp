@@ -42,6 +42,7 @@ std::vector<std::pair<cl::Platform, cl::Device>> all_devices() {
 
 DeviceInfo describe_device(const cl::Platform& platform, const cl::Device& device, int index) {
   DeviceInfo info;
+  info.backend = "opencl";
   info.index = index;
   info.name = clean(info_of<CL_DEVICE_NAME>(device, "clGetDeviceInfo(NAME)"));
   info.vendor = clean(info_of<CL_DEVICE_VENDOR>(device, "clGetDeviceInfo(VENDOR)"));
@@ -126,50 +127,46 @@ std::unique_ptr<detail::QueueImpl> ClDevice::wrap_queue(void* native) {
   return std::make_unique<ClQueue>(std::move(queue));
 }
 
-}  // namespace plinth::opencl
-
-namespace plinth::detail {
-
-std::vector<DeviceInfo> backend_list_devices() {
+std::vector<DeviceInfo> list_devices() {
   std::vector<DeviceInfo> infos;
   int index = 0;
-  for (const auto& [platform, device] : opencl::all_devices()) infos.push_back(opencl::describe_device(platform, device, index++));
+  for (const auto& [platform, device] : all_devices()) infos.push_back(describe_device(platform, device, index++));
   return infos;
 }
 
-std::shared_ptr<Device> backend_open_device(int index) {
-  auto devices = opencl::all_devices();
+std::shared_ptr<detail::Device> open_device(int index) {
+  auto devices = all_devices();
   if (index < 0 || index >= static_cast<int>(devices.size())) {
-    throw Error(ErrorCode::device, "Context", "device", "no device has index " + std::to_string(index));
+    throw Error(ErrorCode::device, "Context", "device", "no OpenCL device has index " + std::to_string(index));
   }
   auto& [platform, device] = devices[static_cast<std::size_t>(index)];
   cl_int status = CL_SUCCESS;
   cl::Context context(device, nullptr, nullptr, nullptr, &status);
-  opencl::check(status, "clCreateContext");
-  return std::make_shared<opencl::ClDevice>(std::move(context), device, opencl::describe_device(platform, device, index));
+  check(status, "clCreateContext");
+  return std::make_shared<ClDevice>(std::move(context), device, describe_device(platform, device, index));
 }
 
-std::shared_ptr<Device> backend_adopt_device(void* native_context, void* native_device) {
+std::shared_ptr<detail::Device> adopt_device(void* native_context, void* native_device) {
   cl::Context context(static_cast<cl_context>(native_context), true);
   cl::Device device(static_cast<cl_device_id>(native_device), true);
   cl_int status = CL_SUCCESS;
   // Through the C API: the C++ bindings' return type for CL_DEVICE_PLATFORM differs by version.
   cl_platform_id platform_id = nullptr;
-  opencl::check(::clGetDeviceInfo(device(), CL_DEVICE_PLATFORM, sizeof platform_id, &platform_id, nullptr),
+  check(::clGetDeviceInfo(device(), CL_DEVICE_PLATFORM, sizeof platform_id, &platform_id, nullptr),
                 "clGetDeviceInfo(PLATFORM)");
   cl::Platform platform(platform_id, true);
   std::vector<cl::Device> members = context.getInfo<CL_CONTEXT_DEVICES>(&status);
-  opencl::check(status, "clGetContextInfo(DEVICES)");
+  check(status, "clGetContextInfo(DEVICES)");
   bool member = false;
   for (const cl::Device& d : members) member = member || d() == device();
   if (!member) throw Error(ErrorCode::invalid_argument, "Context::from_native", "cl_device_id", "is not in the cl_context");
   int index = -1;
   int i = 0;
-  for (const auto& [p, d] : opencl::all_devices()) {
+  for (const auto& [p, d] : all_devices()) {
     if (d() == device()) index = i;
     ++i;
   }
-  return std::make_shared<opencl::ClDevice>(std::move(context), device, opencl::describe_device(platform, device, index));
+  return std::make_shared<ClDevice>(std::move(context), device, describe_device(platform, device, index));
 }
 
-}  // namespace plinth::detail
+}  // namespace plinth::opencl

@@ -1,0 +1,63 @@
+#include <cstring>
+#include <string>
+
+#include "backend/cuda/objects.hpp"
+#include "plinth/error.hpp"
+
+namespace plinth::cuda {
+
+CuProgram::~CuProgram() {
+  make_current(device_->api(), device_->context());
+  device_->api().cuModuleUnload(module_);
+}
+
+std::shared_ptr<detail::Kernel> CuProgram::kernel(std::string_view name) {
+  std::lock_guard lock(mutex_);
+  for (const auto& k : kernels_) {
+    if (k->name() == name) return k;
+  }
+  const Driver& api = device_->api();
+  make_current(api, device_->context());
+  const std::string kernel_name(name);
+  CUfunction function = nullptr;
+  const CUresult status = api.cuModuleGetFunction(&function, module_, kernel_name.c_str());
+  if (status != CUDA_SUCCESS) {
+    throw Error(ErrorCode::internal, "kernel", kernel_name, "cannot find the kernel: " + error_name(status));
+  }
+  int max_threads = 0, shared = 0;
+  check(api.cuFuncGetAttribute(&max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, function), "cuFuncGetAttribute");
+  check(api.cuFuncGetAttribute(&shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function), "cuFuncGetAttribute");
+  kernels_.push_back(std::make_shared<CuKernel>(function, kernel_name, static_cast<std::size_t>(max_threads), shared));
+  return kernels_.back();
+}
+
+std::vector<std::byte> CuProgram::binary() const {
+  std::vector<std::byte> out(cubin_.size());
+  std::memcpy(out.data(), cubin_.data(), cubin_.size());
+  return out;
+}
+
+std::shared_ptr<detail::Program> CuDevice::build(std::string_view source, std::string_view options,
+                                                 std::string_view label) {
+  const Nvrtc& rtc = require_nvrtc();
+  const std::string all_options = base_options(arch_) + std::string(options);
+  std::string cubin = compile(rtc, std::string(source), all_options, std::string(label), false, nullptr);
+  make_current(api_, context_);
+  CUmodule module = nullptr;
+  const CUresult status = api_.cuModuleLoadData(&module, cubin.data());
+  if (status != CUDA_SUCCESS) {
+    throw Error(ErrorCode::device, "build", std::string(label),
+                "the driver rejected NVRTC's code for sm_" + std::to_string(arch_) + " (" + error_name(status) + ")");
+  }
+  return std::make_shared<CuProgram>(module, std::move(cubin), this);
+}
+
+std::shared_ptr<detail::Program> CuDevice::load_binary(std::span<const std::byte> binary, std::string_view) {
+  std::string cubin(reinterpret_cast<const char*>(binary.data()), binary.size());
+  make_current(api_, context_);
+  CUmodule module = nullptr;
+  if (api_.cuModuleLoadData(&module, cubin.data()) != CUDA_SUCCESS) return nullptr;
+  return std::make_shared<CuProgram>(module, std::move(cubin), this);
+}
+
+}  // namespace plinth::cuda

@@ -1,0 +1,272 @@
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <string>
+
+#include "backend/cuda/objects.hpp"
+#include "plinth/error.hpp"
+
+namespace plinth::cuda {
+namespace {
+
+CUdeviceptr device_ptr(const detail::Buffer& buffer) { return static_cast<const CuBuffer&>(buffer).ptr(); }
+
+// The largest divisor of n not above limit: a work-group size that tiles n exactly, since
+// kernels launched without one assume no work-item beyond the global size (OpenCL's rule).
+std::size_t divisor_at_most(std::size_t n, std::size_t limit) {
+  for (std::size_t d = std::min(n, limit); d > 1; --d) {
+    if (n % d == 0) return d;
+  }
+  return 1;
+}
+
+// Throws for a failed command: device errors found at synchronisation come from earlier kernels.
+void check_sync(CUresult status, const char* call) {
+  if (status == CUDA_SUCCESS) return;
+  throw Error(ErrorCode::device, "CUDA", "", std::string("a command failed on the device (") + error_name(status) +
+                                                 " at " + call + ")");
+}
+
+}  // namespace
+
+EventPool::~EventPool() {
+  const Driver* api = driver();
+  if (api == nullptr) return;
+  make_current(*api, context_);
+  for (CUevent e : free_) api->cuEventDestroy(e);
+}
+
+CUevent EventPool::take() {
+  {
+    std::lock_guard lock(mutex_);
+    if (!free_.empty()) {
+      CUevent e = free_.back();
+      free_.pop_back();
+      return e;
+    }
+  }
+  CUevent e = nullptr;
+  check(require_driver().cuEventCreate(&e, CU_EVENT_DEFAULT), "cuEventCreate");
+  return e;
+}
+
+void EventPool::give(CUevent event) {
+  std::lock_guard lock(mutex_);
+  free_.push_back(event);
+}
+
+CuEvent::~CuEvent() {
+  // Back to the pool without waiting: recording a pending event again is allowed (it takes the
+  // new state), and nothing else holds these once this object goes.
+  if (start_ != nullptr) pool_->give(start_);
+  pool_->give(end_);
+}
+
+void CuEvent::wait() {
+  const Driver& api = require_driver();
+  make_current(api, context_);
+  check_sync(api.cuEventSynchronize(end_), "cuEventSynchronize");
+}
+
+std::uint64_t CuEvent::start_ns() {
+  wait();
+  float ms = 0;
+  check(require_driver().cuEventElapsedTime(&ms, origin_, start_ ? start_ : end_), "cuEventElapsedTime");
+  return static_cast<std::uint64_t>(static_cast<double>(ms) * 1e6);
+}
+
+std::uint64_t CuEvent::end_ns() {
+  wait();
+  float ms = 0;
+  check(require_driver().cuEventElapsedTime(&ms, origin_, end_), "cuEventElapsedTime");
+  return static_cast<std::uint64_t>(static_cast<double>(ms) * 1e6);
+}
+
+double CuEvent::elapsed_ns_since(detail::EventImpl& first) {
+  auto* f = dynamic_cast<CuEvent*>(&first);
+  if (f == nullptr) return detail::EventImpl::elapsed_ns_since(first);
+  wait();
+  f->wait();
+  float ms = 0;
+  check(require_driver().cuEventElapsedTime(&ms, f->start_ ? f->start_ : f->end_, end_), "cuEventElapsedTime");
+  return static_cast<double>(ms) * 1e6;
+}
+
+CuQueue::CuQueue(CuDevice& device, CUstream stream, bool owned)
+    : device_(device), api_(device.api()), stream_(stream), owned_(owned),
+      pool_(std::make_shared<EventPool>(device.context())) {
+  origin_ = pool_->take();
+  check(api_.cuEventRecord(origin_, stream_), "cuEventRecord");
+}
+
+CuQueue::~CuQueue() {
+  make_current(api_, device_.context());
+  api_.cuStreamSynchronize(stream_);
+  pool_->give(origin_);
+  if (owned_) api_.cuStreamDestroy(stream_);
+}
+
+CUevent CuQueue::begin() {
+  make_current(api_, device_.context());
+  CUevent start = pool_->take();
+  check(api_.cuEventRecord(start, stream_), "cuEventRecord");
+  return start;
+}
+
+std::shared_ptr<detail::EventImpl> CuQueue::end(CUevent start) {
+  CUevent stop = pool_->take();
+  check(api_.cuEventRecord(stop, stream_), "cuEventRecord");
+  return std::make_shared<CuEvent>(pool_, device_.context(), start, stop, origin_);
+}
+
+std::shared_ptr<detail::EventImpl> CuQueue::launch(detail::Kernel& kernel, std::span<const detail::KernelArg> args,
+                                                   const detail::NDRange& global, const detail::NDRange* local) {
+  auto& k = static_cast<CuKernel&>(kernel);
+  // Argument values, then a pointer to each: buffers as device pointers, scalars as their bytes,
+  // local-memory arguments as offsets into the launch's dynamic shared memory (LOCAL_PARAM).
+  constexpr std::size_t kMaxArgs = 256;
+  if (args.size() > kMaxArgs) throw Error(ErrorCode::internal, "launch", k.name(), "too many arguments");
+  std::array<std::array<std::byte, 16>, kMaxArgs> values;
+  std::array<void*, kMaxArgs> pointers;
+  unsigned shared = 0;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const detail::KernelArg& a = args[i];
+    switch (a.kind) {
+      case detail::KernelArg::Kind::buffer: {
+        const CUdeviceptr p = device_ptr(*a.buffer);
+        std::memcpy(values[i].data(), &p, sizeof p);
+        break;
+      }
+      case detail::KernelArg::Kind::scalar: std::memcpy(values[i].data(), a.bytes.data(), a.size); break;
+      case detail::KernelArg::Kind::local: {
+        shared = (shared + 15u) & ~15u;
+        const unsigned offset = shared;
+        std::memcpy(values[i].data(), &offset, sizeof offset);
+        shared += static_cast<unsigned>(a.size);
+        break;
+      }
+    }
+    pointers[i] = values[i].data();
+  }
+  std::array<unsigned, 3> block{1, 1, 1}, grid{1, 1, 1};
+  if (local != nullptr) {
+    for (int d = 0; d < global.dims; ++d) {
+      const std::size_t g = global.size[static_cast<std::size_t>(d)], l = local->size[static_cast<std::size_t>(d)];
+      if (l == 0 || g % l != 0) {
+        throw Error(ErrorCode::internal, "launch", k.name(), "the global size is not a multiple of the work-group size");
+      }
+      block[static_cast<std::size_t>(d)] = static_cast<unsigned>(l);
+      grid[static_cast<std::size_t>(d)] = static_cast<unsigned>(g / l);
+    }
+  } else {
+    std::size_t room = std::min<std::size_t>(k.max_work_group_size(), 256);
+    for (int d = 0; d < global.dims; ++d) {
+      const std::size_t g = global.size[static_cast<std::size_t>(d)];
+      const std::size_t l = divisor_at_most(g, room);
+      room /= l;
+      block[static_cast<std::size_t>(d)] = static_cast<unsigned>(l);
+      grid[static_cast<std::size_t>(d)] = static_cast<unsigned>(g / l);
+    }
+  }
+  if (shared > 48u * 1024u) {
+    std::lock_guard lock(k.mutex);
+    if (static_cast<int>(shared) > k.dynamic_limit) {
+      check(api_.cuFuncSetAttribute(k.function(), CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, static_cast<int>(shared)),
+            "cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES)");
+      k.dynamic_limit = static_cast<int>(shared);
+    }
+  }
+  CUevent start = begin();
+  const CUresult status = api_.cuLaunchKernel(k.function(), grid[0], grid[1], grid[2], block[0], block[1], block[2],
+                                              shared, stream_, pointers.data(), nullptr);
+  if (status != CUDA_SUCCESS) {
+    pool_->give(start);
+    throw Error(status == 2 ? ErrorCode::out_of_memory : ErrorCode::device, "launch", k.name(),
+                "cuLaunchKernel failed with " + error_name(status));
+  }
+  return end(start);
+}
+
+namespace {
+
+CUDA_MEMCPY2D rect_copy(std::size_t row_bytes, std::size_t rows) {
+  CUDA_MEMCPY2D c{};
+  c.WidthInBytes = row_bytes;
+  c.Height = rows;
+  return c;
+}
+
+}  // namespace
+
+std::shared_ptr<detail::EventImpl> CuQueue::write_rect(const detail::Buffer& dst, detail::BufferRect dst_rect,
+                                                       const void* src, std::size_t src_pitch, std::size_t row_bytes,
+                                                       std::size_t rows, bool blocking) {
+  CUevent start = begin();
+  CUDA_MEMCPY2D c = rect_copy(row_bytes, rows);
+  c.srcMemoryType = CU_MEMORYTYPE_HOST;
+  c.srcHost = src;
+  c.srcPitch = src_pitch;
+  c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+  c.dstDevice = device_ptr(dst) + dst_rect.offset;
+  c.dstPitch = dst_rect.pitch;
+  check(api_.cuMemcpy2DAsync(&c, stream_), "cuMemcpy2DAsync");
+  auto event = end(start);
+  if (blocking) event->wait();
+  return event;
+}
+
+std::shared_ptr<detail::EventImpl> CuQueue::read_rect(const detail::Buffer& src, detail::BufferRect src_rect, void* dst,
+                                                      std::size_t dst_pitch, std::size_t row_bytes, std::size_t rows,
+                                                      bool blocking) {
+  CUevent start = begin();
+  CUDA_MEMCPY2D c = rect_copy(row_bytes, rows);
+  c.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+  c.srcDevice = device_ptr(src) + src_rect.offset;
+  c.srcPitch = src_rect.pitch;
+  c.dstMemoryType = CU_MEMORYTYPE_HOST;
+  c.dstHost = dst;
+  c.dstPitch = dst_pitch;
+  check(api_.cuMemcpy2DAsync(&c, stream_), "cuMemcpy2DAsync");
+  auto event = end(start);
+  if (blocking) event->wait();
+  return event;
+}
+
+std::shared_ptr<detail::EventImpl> CuQueue::copy_rect(const detail::Buffer& src, detail::BufferRect src_rect,
+                                                      const detail::Buffer& dst, detail::BufferRect dst_rect,
+                                                      std::size_t row_bytes, std::size_t rows) {
+  CUevent start = begin();
+  CUDA_MEMCPY2D c = rect_copy(row_bytes, rows);
+  c.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+  c.srcDevice = device_ptr(src) + src_rect.offset;
+  c.srcPitch = rows == 1 ? row_bytes : src_rect.pitch;
+  c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+  c.dstDevice = device_ptr(dst) + dst_rect.offset;
+  c.dstPitch = rows == 1 ? row_bytes : dst_rect.pitch;
+  check(api_.cuMemcpy2DAsync(&c, stream_), "cuMemcpy2DAsync");
+  return end(start);
+}
+
+std::shared_ptr<detail::EventImpl> CuQueue::fill(const detail::Buffer& dst, std::size_t offset, std::size_t bytes,
+                                                 std::uint32_t pattern, std::size_t pattern_size) {
+  CUevent start = begin();
+  const CUdeviceptr p = device_ptr(dst) + offset;
+  switch (pattern_size) {
+    case 1: check(api_.cuMemsetD8Async(p, static_cast<unsigned char>(pattern), bytes, stream_), "cuMemsetD8Async"); break;
+    case 2:
+      check(api_.cuMemsetD16Async(p, static_cast<unsigned short>(pattern), bytes / 2, stream_), "cuMemsetD16Async");
+      break;
+    case 4: check(api_.cuMemsetD32Async(p, pattern, bytes / 4, stream_), "cuMemsetD32Async"); break;
+    default:
+      pool_->give(start);
+      throw Error(ErrorCode::internal, "fill", "pattern", "patterns of 1, 2 or 4 bytes only");
+  }
+  return end(start);
+}
+
+void CuQueue::finish() {
+  make_current(api_, device_.context());
+  check_sync(api_.cuStreamSynchronize(stream_), "cuStreamSynchronize");
+}
+
+}  // namespace plinth::cuda

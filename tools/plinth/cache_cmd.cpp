@@ -1,0 +1,34 @@
+// plinth cache warm: builds every kernel program the ops use for the selected device into the
+// on-disk program cache (PLINTH_CACHE_DIR, else ~/.cache/plinth), so that first calls on a fresh
+// machine do not compile.
+#include <chrono>
+#include <iostream>
+
+#include "command.hpp"
+
+namespace plinth::cli {
+namespace {
+
+void setup_cache(CLI::App& command, Globals&) { command.require_subcommand(1); }
+
+void setup_warm(CLI::App& command, Globals& globals) {
+  static bool verbose = false;
+  command.add_flag("-v,--verbose", verbose, "print each program as it is built");
+  command.callback([&globals] {
+    const auto start = std::chrono::steady_clock::now();
+    const DeviceInfo& device = globals.context().device();
+    const std::size_t built = warm_program_cache(globals.context(), [](const std::string& file, const std::string& options) {
+      if (verbose) std::cout << file << options << '\n' << std::flush;
+    });
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::cout << built << " programs ready for " << device.backend << ':' << device.index << " (" << device.name
+              << ") in " << seconds << " s\n";
+  });
+}
+
+const Command cache("cache", "the on-disk kernel program cache", setup_cache);
+const Command warm("warm", "build every kernel program the ops use for the selected device ahead of time", setup_warm,
+                   "cache");
+
+}  // namespace
+}  // namespace plinth::cli
