@@ -30,7 +30,7 @@ INLINE DIST word_distance(WORD a, WORD b) {
 
 KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void bf_knn(int n, int m, CONST_ARRAY_PARAM(WORD, query), CONST_ARRAY_PARAM(WORD, train),
                                                 ARRAY_PARAM(int, indices), ARRAY_PARAM(float, distances)) {
-  LOCAL WORD tile[TILE * WORDS];
+  LOCAL_MEM WORD tile[TILE * WORDS];
   const int i = GLOBAL_ID(0), lid = LOCAL_ID(0);
   const bool active = i < n;
   WORD q[WORDS];

@@ -47,7 +47,7 @@ KERNEL void bow_prepare(int k, int count_words, CONST_ARRAY_PARAM(float, centroi
 /* A rows x cols matrix into its cols x rows transpose, through 32 x 32 tiles in local memory
  * (work-groups of 32 x 8). */
 KERNEL void bow_transpose(int rows, int cols, CONST_ARRAY_PARAM(float, src), ARRAY_PARAM(float, dst)) {
-  LOCAL float tile[32][33];
+  LOCAL_MEM float tile[32][33];
   const int tx = LOCAL_ID(0), ty = LOCAL_ID(1);
   const int c0 = GROUP_ID(0) * 32, r0 = GROUP_ID(1) * 32;
   for (int y = ty; y < 32; y += 8) {
@@ -135,7 +135,7 @@ KERNEL void bow_float4(ASSIGN_PARAMS) {
   for (int j = 0; j < k; ++j) {
     float dist = 0.0f;
     for (int d = 0; d < DIM; d += 4) {
-      const float4 xv = (float4)(x[d * n], x[(d + 1) * n], x[(d + 2) * n], x[(d + 3) * n]);
+      const float4 xv = VEC4(float4, x[d * n], x[(d + 1) * n], x[(d + 2) * n], x[(d + 3) * n]);
       const float4 cv = vload4(0, c + j * DIM + d);
       float4 t = xv - cv;
       t = t * t;
@@ -158,7 +158,7 @@ INLINE void stage_descriptors(LOCAL float* tile, GLOBAL const float* x, int n, i
 
 /* ---- GPU4 (local): dimension-major, the descriptors read from local memory ---- */
 KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void bow_local(ASSIGN_PARAMS) {
-  LOCAL float tile[DIM * GROUP];
+  LOCAL_MEM float tile[DIM * GROUP];
   const int i = GLOBAL_ID(0), lid = LOCAL_ID(0);
   stage_descriptors(tile, desc + desc_offset, n, i, lid);
   if (i >= n) return;
@@ -171,7 +171,7 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void bow_constant(int n, int k, CONST_ARRAY_
                                                       CONST_ARRAY_PARAM(int, starts), int images,
                                                       ARRAY_PARAM(int, counts), ARRAY_PARAM(int, labels),
                                                       int want_labels) {
-  LOCAL float tile[DIM * GROUP];
+  LOCAL_MEM float tile[DIM * GROUP];
   const int i = GLOBAL_ID(0), lid = LOCAL_ID(0);
   stage_descriptors(tile, desc + desc_offset, n, i, lid);
   if (i >= n) return;
@@ -202,8 +202,8 @@ KERNEL REQD_GROUP_SIZE(TX * ROW_THREADS, 1, 1) void bow_fused(int n, int k, CONS
                                                                CONST_ARRAY_PARAM(int, starts), int images,
                                                                ARRAY_PARAM(int, counts), ARRAY_PARAM(int, labels),
                                                                int want_labels) {
-  LOCAL float4 rows4[DIM * RS / 4];
-  LOCAL float4 slice4[DIM_SLICE * CS / 4];
+  LOCAL_MEM float4 rows4[DIM * RS / 4];
+  LOCAL_MEM float4 slice4[DIM_SLICE * CS / 4];
   LOCAL float* rows = (LOCAL float*)rows4;
   LOCAL float* slice = (LOCAL float*)slice4;
   const int lid = LOCAL_ID(0);
@@ -215,7 +215,7 @@ KERNEL REQD_GROUP_SIZE(TX * ROW_THREADS, 1, 1) void bow_fused(int n, int k, CONS
   for (int e = lid; e < TM * (DIM / 4); e += threads) {
     const int r = e / (DIM / 4), q = e % (DIM / 4);
     const int g = row0 + r;
-    const float4 v = g < n ? vload4(0, desc + desc_offset + g * DIM + 4 * q) : (float4)(0.0f);
+    const float4 v = g < n ? vload4(0, desc + desc_offset + g * DIM + 4 * q) : SPLAT(float4, 0.0f);
     rows[(4 * q + 0) * RS + r] = v.x;
     rows[(4 * q + 1) * RS + r] = v.y;
     rows[(4 * q + 2) * RS + r] = v.z;
@@ -239,7 +239,7 @@ KERNEL REQD_GROUP_SIZE(TX * ROW_THREADS, 1, 1) void bow_fused(int n, int k, CONS
       for (int e = lid; e < TN * (DIM_SLICE / 4); e += threads) {
         const int c = e / (DIM_SLICE / 4), q = e % (DIM_SLICE / 4);
         const int g = c0 + c;
-        const float4 v = g < k ? vload4(0, centroids + centroids_offset + g * DIM + d0 + 4 * q) : (float4)(0.0f);
+        const float4 v = g < k ? vload4(0, centroids + centroids_offset + g * DIM + d0 + 4 * q) : SPLAT(float4, 0.0f);
         slice[(4 * q + 0) * CS + c] = v.x;
         slice[(4 * q + 1) * CS + c] = v.y;
         slice[(4 * q + 2) * CS + c] = v.z;

@@ -21,7 +21,7 @@ INLINE uint kept_in_items(CONST_ARRAY_PARAM(uchar, flags), int n, int first, uch
 }
 
 KERNEL REQD_GROUP_SIZE(SORT_GROUP, 1, 1) void compact_count(CONST_ARRAY_PARAM(uchar, flags), int n, GLOBAL uint* counts) {
-  LOCAL uint slots[SORT_GROUP + 32];
+  LOCAL_MEM uint slots[SORT_GROUP + 32];
   uchar keep[SORT_ITEMS];
   const uint mine = kept_in_items(flags, flags_offset, n, GROUP_ID(0) * SORT_TILE + LOCAL_ID(0) * SORT_ITEMS, keep);
   uint total;
@@ -30,14 +30,14 @@ KERNEL REQD_GROUP_SIZE(SORT_GROUP, 1, 1) void compact_count(CONST_ARRAY_PARAM(uc
 }
 
 KERNEL REQD_GROUP_SIZE(SORT_GROUP, 1, 1) void compact_scan(GLOBAL uint* counts, int tiles, ARRAY_PARAM(uint, count)) {
-  LOCAL uint slots[SORT_GROUP + 32];
+  LOCAL_MEM uint slots[SORT_GROUP + 32];
   const uint total = group_scan_row(counts, tiles, slots);
   if (LOCAL_ID(0) == 0) ARRAY_AT(count, 0) = total;
 }
 
 KERNEL REQD_GROUP_SIZE(SORT_GROUP, 1, 1) void compact_scatter(CONST_ARRAY_PARAM(uint, values), CONST_ARRAY_PARAM(uchar, flags),
                                                               ARRAY_PARAM(uint, out), int n, GLOBAL const uint* counts) {
-  LOCAL uint slots[SORT_GROUP + 32];
+  LOCAL_MEM uint slots[SORT_GROUP + 32];
   uchar keep[SORT_ITEMS];
   const int first = GROUP_ID(0) * SORT_TILE + LOCAL_ID(0) * SORT_ITEMS;
   const uint mine = kept_in_items(flags, flags_offset, n, first, keep);

@@ -10,7 +10,7 @@
 
 /* Integer taps of OpenCV's derivative (order 1) and smoothing kernels (getDerivKernels), by
  * aperture: Scharr (-1), 1, 3, 5, 7. Each row: the taps, centred in 7 slots. */
-CONSTANT int kTaps[5][2][7] = {
+CONSTANT_MEM int kTaps[5][2][7] = {
     {{0, 0, -1, 0, 1, 0, 0}, {0, 0, 3, 10, 3, 0, 0}},         /* Scharr */
     {{0, 0, -1, 0, 1, 0, 0}, {0, 0, 0, 1, 0, 0, 0}},          /* 1 */
     {{0, 0, -1, 0, 1, 0, 0}, {0, 0, 1, 2, 1, 0, 0}},          /* 3 */
@@ -219,7 +219,7 @@ INLINE float float_from_ordered(int i) { return as_float(i >= 0 ? i : i ^ 0x7fff
  * GROUP work-items, each striding over the pixels. */
 KERNEL void corners_max(int width, int height, int has_mask, CONST_IMAGE_PARAM(float, response),
                         CONST_IMAGE_PARAM(uchar, mask), GLOBAL int* max_key) {
-  LOCAL int partial[GROUP];
+  LOCAL_MEM int partial[GROUP];
   int best = INT_MIN;
   const int total = width * height;
   for (int i = GLOBAL_ID(0); i < total; i += GLOBAL_SIZE(0)) {

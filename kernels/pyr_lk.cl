@@ -127,7 +127,7 @@ KERNEL void pyr_lk_level(int npoints, int level, int max_level, int use_initial_
   const int chunks = win_w / 8, tail = 8 * chunks;
 
   /* The gradient matrix. */
-  float4 q11 = (float4)(0.0f), q12 = (float4)(0.0f), q22 = (float4)(0.0f);
+  float4 q11 = SPLAT(float4, 0.0f), q12 = SPLAT(float4, 0.0f), q22 = SPLAT(float4, 0.0f);
   float s11 = 0.0f, s12 = 0.0f, s22 = 0.0f;
   for (int y = 0; y < win_h; ++y) {
     for (int c = 0; c < chunks; ++c) {
@@ -137,8 +137,8 @@ KERNEL void pyr_lk_level(int npoints, int level, int max_level, int use_initial_
         const int2 d1 = sample_deriv(dI, dI_offset, dI_step, x0 + 1, ipy + y, wp);
         const int2 d2 = sample_deriv(dI, dI_offset, dI_step, x0 + 2, ipy + y, wp);
         const int2 d3 = sample_deriv(dI, dI_offset, dI_step, x0 + 3, ipy + y, wp);
-        const float4 fx = (float4)((float)d0.x, (float)d1.x, (float)d2.x, (float)d3.x);
-        const float4 fy = (float4)((float)d0.y, (float)d1.y, (float)d2.y, (float)d3.y);
+        const float4 fx = VEC4(float4, (float)d0.x, (float)d1.x, (float)d2.x, (float)d3.x);
+        const float4 fy = VEC4(float4, (float)d0.y, (float)d1.y, (float)d2.y, (float)d3.y);
         q22 = fy * fy + q22;
         q12 = fx * fy + q12;
         q11 = fx * fx + q11;
@@ -178,7 +178,7 @@ KERNEL void pyr_lk_level(int npoints, int level, int max_level, int use_initial_
       break;
     }
     const int4 wn = bilinear_weights(next_x - (float)inx, next_y - (float)iny);
-    float4 qb0 = (float4)(0.0f), qb1 = (float4)(0.0f);
+    float4 qb0 = SPLAT(float4, 0.0f), qb1 = SPLAT(float4, 0.0f);
     float sb1 = 0.0f, sb2 = 0.0f;
     for (int y = 0; y < win_h; ++y) {
       for (int c = 0; c < chunks; ++c) {
@@ -191,10 +191,10 @@ KERNEL void pyr_lk_level(int npoints, int level, int max_level, int use_initial_
           d[k] = sample_deriv(dI, dI_offset, dI_step, ipx + x0 + k, ipy + y, wp);
         }
         /* Lane pair k: the dot products of columns k and k + 4 (exact in int), rounded to float. */
-        qb0 += (float4)((float)(it[0] * d[0].x + it[4] * d[4].x), (float)(it[0] * d[0].y + it[4] * d[4].y),
-                        (float)(it[1] * d[1].x + it[5] * d[5].x), (float)(it[1] * d[1].y + it[5] * d[5].y));
-        qb1 += (float4)((float)(it[2] * d[2].x + it[6] * d[6].x), (float)(it[2] * d[2].y + it[6] * d[6].y),
-                        (float)(it[3] * d[3].x + it[7] * d[7].x), (float)(it[3] * d[3].y + it[7] * d[7].y));
+        qb0 += VEC4(float4, (float)(it[0] * d[0].x + it[4] * d[4].x), (float)(it[0] * d[0].y + it[4] * d[4].y),
+                    (float)(it[1] * d[1].x + it[5] * d[5].x), (float)(it[1] * d[1].y + it[5] * d[5].y));
+        qb1 += VEC4(float4, (float)(it[2] * d[2].x + it[6] * d[6].x), (float)(it[2] * d[2].y + it[6] * d[6].y),
+                    (float)(it[3] * d[3].x + it[7] * d[7].x), (float)(it[3] * d[3].y + it[7] * d[7].y));
       }
       for (int x = tail; x < win_w; ++x) {
         const int diff = sample_image(J, J_offset, J_step, inx + x, iny + y, wn) -
@@ -252,7 +252,7 @@ KERNEL REQD_GROUP_SIZE(LK_GROUP, 1, 1) void pyr_lk_level_group(
     int max_count, double epsilon_sq, float min_eig_threshold, int cols, int rows, CONST_IMAGE_PARAM(uchar, I),
     CONST_IMAGE_PARAM(short, dI), CONST_IMAGE_PARAM(uchar, J), CONST_ARRAY_PARAM(float, prev_pts),
     ARRAY_PARAM(float, next_pts), ARRAY_PARAM(uchar, status), ARRAY_PARAM(float, err), LOCAL short* patch) {
-  LOCAL float sums[16];
+  LOCAL_MEM float sums[16];
   const int p = GROUP_ID(0);
   const int lid = LOCAL_ID(0);
   const int area = win_w * win_h;
@@ -338,9 +338,9 @@ KERNEL REQD_GROUP_SIZE(LK_GROUP, 1, 1) void pyr_lk_level_group(
     sums[lid] = acc;
   }
   BARRIER_LOCAL();
-  const float A11 = (sums[12] + reduce4((float4)(sums[0], sums[1], sums[2], sums[3]))) * FLT_SCALE;
-  const float A12 = (sums[13] + reduce4((float4)(sums[4], sums[5], sums[6], sums[7]))) * FLT_SCALE;
-  const float A22 = (sums[14] + reduce4((float4)(sums[8], sums[9], sums[10], sums[11]))) * FLT_SCALE;
+  const float A11 = (sums[12] + reduce4(VEC4(float4, sums[0], sums[1], sums[2], sums[3]))) * FLT_SCALE;
+  const float A12 = (sums[13] + reduce4(VEC4(float4, sums[4], sums[5], sums[6], sums[7]))) * FLT_SCALE;
+  const float A22 = (sums[14] + reduce4(VEC4(float4, sums[8], sums[9], sums[10], sums[11]))) * FLT_SCALE;
   BARRIER_LOCAL(); /* sums is reused below */
 
   float D = A11 * A22 - A12 * A12;
@@ -398,7 +398,7 @@ KERNEL REQD_GROUP_SIZE(LK_GROUP, 1, 1) void pyr_lk_level_group(
     }
     BARRIER_LOCAL();
     /* sums 0-3 are the lanes of OpenCV's qb0 (pairs 0, 1), 4-7 those of qb1 (pairs 2, 3). */
-    const float4 s = (float4)(sums[0], sums[1], sums[2], sums[3]) + (float4)(sums[4], sums[5], sums[6], sums[7]);
+    const float4 s = VEC4(float4, sums[0], sums[1], sums[2], sums[3]) + VEC4(float4, sums[4], sums[5], sums[6], sums[7]);
     const float b1 = (sums[8] + (s.x + s.z)) * FLT_SCALE, b2 = (sums[9] + (s.y + s.w)) * FLT_SCALE;
     BARRIER_LOCAL(); /* sums and pD are rewritten by the next iteration */
     if (lk_update(b1, b2, A11, A12, A22, D, half_x, half_y, j, epsilon_sq, &next_x, &next_y, &out_x, &out_y, &prev_dx, &prev_dy)) break;

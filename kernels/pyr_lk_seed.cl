@@ -28,10 +28,10 @@ KERNEL REQD_GROUP_SIZE(SEED_GROUP, 1, 1) void seed_klt_level(
     float eps_sq, int width, int height, CONST_IMAGE_PARAM(float, I), CONST_IMAGE_PARAM(float, J),
     CONST_ARRAY_PARAM(float, prev_pts), ARRAY_PARAM(float, next_pts), ARRAY_PARAM(uchar, status), ARRAY_PARAM(float, err),
     int has_err) {
-  LOCAL float part[SEED_GROUP * 5];
-  LOCAL float pos[SEED_GROUP * 4]; /* per feature: u.x, u.y (window centre in I), d.x, d.y */
-  LOCAL int state[SEED_GROUP];     /* per feature: 0 moving, 1 converged, 2 lost */
-  LOCAL int all_done;
+  LOCAL_MEM float part[SEED_GROUP * 5];
+  LOCAL_MEM float pos[SEED_GROUP * 4]; /* per feature: u.x, u.y (window centre in I), d.x, d.y */
+  LOCAL_MEM int state[SEED_GROUP];     /* per feature: 0 moving, 1 converged, 2 lost */
+  LOCAL_MEM int all_done;
   const int lid = LOCAL_ID(0);
   const int fpg = SEED_GROUP / win_w;
   const int f = lid / win_w, col = lid % win_w;

@@ -31,7 +31,7 @@
 /* counts[d * tiles + tile] = number of keys of tile `tile` whose digit at `shift` is d. */
 KERNEL REQD_GROUP_SIZE(SORT_GROUP, 1, 1) void radix_count(CONST_ARRAY_PARAM(uint, keys), int n, int shift, int first,
                                                           int key_kind, int descending, GLOBAL uint* counts, int counts_offset, int tiles) {
-  LOCAL uint hist[SORT_DIGITS];
+  LOCAL_MEM uint hist[SORT_DIGITS];
   const int lid = LOCAL_ID(0), tile = GROUP_ID(0);
   hist[lid] = 0;
   BARRIER_LOCAL();
@@ -52,7 +52,7 @@ KERNEL REQD_GROUP_SIZE(SORT_GROUP, 1, 1) void radix_count(CONST_ARRAY_PARAM(uint
 /* Each work-group scans one row of `columns` counts in place; its total goes to totals[row]. */
 KERNEL REQD_GROUP_SIZE(SORT_GROUP, 1, 1) void sort_scan_rows(GLOBAL uint* counts, int counts_offset, int columns,
                                                              GLOBAL uint* totals, int totals_offset) {
-  LOCAL uint slots[SORT_GROUP + 32];
+  LOCAL_MEM uint slots[SORT_GROUP + 32];
   const uint total = group_scan_row(counts + counts_offset + (long)GROUP_ID(0) * columns, columns, slots);
   if (LOCAL_ID(0) == 0) totals[totals_offset + GROUP_ID(0)] = total;
 }
@@ -69,14 +69,14 @@ KERNEL REQD_GROUP_SIZE(SORT_GROUP, 1, 1) void radix_scatter(CONST_ARRAY_PARAM(ui
                                                             ARRAY_PARAM(uint, keys_out), ARRAY_PARAM(uint, values_out), int n,
                                                             int shift, int first, int last, int key_kind, int descending, GLOBAL const uint* counts,
                                                             int counts_offset, int tiles) {
-  LOCAL uint lkeys[PADDED(SORT_TILE)];
+  LOCAL_MEM uint lkeys[PADDED(SORT_TILE)];
 #if HAS_VALUES
-  LOCAL uint lvals[PADDED(SORT_TILE)];
+  LOCAL_MEM uint lvals[PADDED(SORT_TILE)];
 #endif
-  LOCAL uint counters[PADDED(SORT_SUB_DIGITS * SORT_GROUP)]; /* [digit][work-item], padded */
-  LOCAL uint digit_dst[SORT_DIGITS];                 /* where the tile's first key of a digit goes */
-  LOCAL uint digit_start[SORT_DIGITS];               /* its position in the ranked tile */
-  LOCAL uint slots[SORT_GROUP + 32];
+  LOCAL_MEM uint counters[PADDED(SORT_SUB_DIGITS * SORT_GROUP)]; /* [digit][work-item], padded */
+  LOCAL_MEM uint digit_dst[SORT_DIGITS];                 /* where the tile's first key of a digit goes */
+  LOCAL_MEM uint digit_start[SORT_DIGITS];               /* its position in the ranked tile */
+  LOCAL_MEM uint slots[SORT_GROUP + 32];
   const int lid = LOCAL_ID(0), tile = GROUP_ID(0);
   const int base = tile * SORT_TILE;
   const int valid = min(SORT_TILE, n - base);
@@ -201,7 +201,7 @@ INLINE int pair_low(int p, int j) { return ((p & ~(j - 1)) << 1) | (p & (j - 1))
  * as the next bitonic merge wants; otherwise every tile ascending. */
 KERNEL REQD_GROUP_SIZE(SORT_GROUP, 1, 1) void network_sort_tiles(CONST_ARRAY_PARAM(uint, keys), int n, int limit, int tile,
                                                                  int alternate, int key_kind, int descending, GLOBAL ulong* pairs) {
-  LOCAL ulong t[SORT_NETWORK_TILE];
+  LOCAL_MEM ulong t[SORT_NETWORK_TILE];
   const int lid = LOCAL_ID(0);
   const int base = GROUP_ID(0) * tile;
   for (int i = lid; i < tile; i += SORT_GROUP) {
@@ -239,7 +239,7 @@ KERNEL void bitonic_merge_global(GLOBAL ulong* pairs, int k, int j) {
 
 /* The steps of strides SORT_NETWORK_TILE / 2 .. 1 of the bitonic merge of size k, a tile each. */
 KERNEL REQD_GROUP_SIZE(SORT_GROUP, 1, 1) void bitonic_merge_tile(GLOBAL ulong* pairs, int k) {
-  LOCAL ulong t[SORT_NETWORK_TILE];
+  LOCAL_MEM ulong t[SORT_NETWORK_TILE];
   const int lid = LOCAL_ID(0);
   const int base = GROUP_ID(0) * SORT_NETWORK_TILE;
   for (int i = lid; i < SORT_NETWORK_TILE; i += SORT_GROUP) t[i] = pairs[base + i];

@@ -18,7 +18,7 @@ KERNEL REQD_GROUP_SIZE(SORT_GROUP, 1, 1) void topk_init(GLOBAL uint* state, int 
 
 KERNEL REQD_GROUP_SIZE(SORT_GROUP, 1, 1) void topk_histogram(CONST_ARRAY_PARAM(uint, keys), int n, int key_kind, int descending,
                                                              GLOBAL uint* state, int pass) {
-  LOCAL uint hist[SORT_DIGITS];
+  LOCAL_MEM uint hist[SORT_DIGITS];
   const int lid = LOCAL_ID(0);
   const int shift = 32 - SORT_RADIX_BITS * (pass + 1);
   const uint prefix = state[TOPK_PREFIX], mask = state[TOPK_MASK];
@@ -34,7 +34,7 @@ KERNEL REQD_GROUP_SIZE(SORT_GROUP, 1, 1) void topk_histogram(CONST_ARRAY_PARAM(u
 
 /* One work-group: the digit d where the remaining count falls extends the prefix. */
 KERNEL REQD_GROUP_SIZE(SORT_GROUP, 1, 1) void topk_select(GLOBAL uint* state, int pass) {
-  LOCAL uint slots[SORT_GROUP + 32];
+  LOCAL_MEM uint slots[SORT_GROUP + 32];
   const int lid = LOCAL_ID(0);
   const int shift = 32 - SORT_RADIX_BITS * (pass + 1);
   const uint h = state[TOPK_HIST + pass * SORT_DIGITS + lid];
@@ -71,7 +71,7 @@ INLINE uint classify(CONST_ARRAY_PARAM(uint, keys), int n, int key_kind, int des
 KERNEL REQD_GROUP_SIZE(SORT_GROUP, 1, 1) void topk_count(CONST_ARRAY_PARAM(uint, keys), int n, int key_kind, int descending,
                                                          GLOBAL const uint* state,
                                                          GLOBAL uint* counts, int tiles) {
-  LOCAL uint slots[SORT_GROUP + 32];
+  LOCAL_MEM uint slots[SORT_GROUP + 32];
   uint below, equal, total;
   const uint mine = classify(keys, keys_offset, n, key_kind, descending, GROUP_ID(0) * SORT_TILE + LOCAL_ID(0) * SORT_ITEMS, state[TOPK_PREFIX], &below, &equal);
   group_exclusive_scan_u32(mine, slots, &total);
@@ -82,7 +82,7 @@ KERNEL REQD_GROUP_SIZE(SORT_GROUP, 1, 1) void topk_count(CONST_ARRAY_PARAM(uint,
 }
 
 KERNEL REQD_GROUP_SIZE(SORT_GROUP, 1, 1) void topk_scan(GLOBAL uint* counts, int tiles) {
-  LOCAL uint slots[SORT_GROUP + 32];
+  LOCAL_MEM uint slots[SORT_GROUP + 32];
   group_scan_row(counts + (long)GROUP_ID(0) * tiles, tiles, slots);
 }
 
@@ -92,7 +92,7 @@ KERNEL REQD_GROUP_SIZE(SORT_GROUP, 1, 1) void topk_scatter(CONST_ARRAY_PARAM(uin
                                                            GLOBAL const uint* state,
                                                            GLOBAL const uint* counts, int tiles, int k,
                                                            ARRAY_PARAM(uint, cand_keys), ARRAY_PARAM(uint, cand_indices)) {
-  LOCAL uint slots[SORT_GROUP + 32];
+  LOCAL_MEM uint slots[SORT_GROUP + 32];
   const int first = GROUP_ID(0) * SORT_TILE + LOCAL_ID(0) * SORT_ITEMS;
   const uint take = state[TOPK_REMAINING];
   uint below, equal, total;
