@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (fuzz/, clang) in build-fuzz/ and runs each for SECONDS (default 60)
+# from its seed corpus; fails when a target finds a crash, a sanitizer report, a leak, a hang or
+# an input that needs more memory than the limits below. docs/RELIABILITY.md ("Fuzzing") says
+# how to run for longer and what to do with a find.
+#   bash scripts/fuzz.sh [SECONDS] [TARGET...]      targets: cascade image npy nv12 (default all)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-60}
+shift || true
+targets=("$@")
+((${#targets[@]})) || targets=(cascade image npy nv12)
+
+cmake -S fuzz -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER="${PLINTH_FUZZ_CXX:-clang++-14}" >/dev/null
+cmake --build build-fuzz -j "$(nproc)"
+
+status=0
+for t in "${targets[@]}"; do
+  # New inputs go to a scratch corpus (the seeds in fuzz/corpus/ stay as committed); finds to
+  # build-fuzz/crashes/<target>/.
+  work=build-fuzz/corpus/$t
+  crashes=build-fuzz/crashes/$t
+  mkdir -p "$work" "$crashes"
+  echo "fuzz: $t for ${seconds}s"
+  # -timeout: one input may take this long (a legal 2^28-pixel image decodes in seconds under
+  # ASan); -rss_limit_mb / -malloc_limit_mb: the most memory one input may use or ask for.
+  if ! build-fuzz/fuzz_"$t" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=3072 -malloc_limit_mb=3072 \
+       -print_final_stats=1 -artifact_prefix="$crashes/" "$work" fuzz/corpus/"$t" >"build-fuzz/$t.log" 2>&1; then
+    echo "fuzz: $t FOUND A DEFECT; the input is in $crashes/, the report in build-fuzz/$t.log:"
+    grep -E "ERROR|runtime error|SUMMARY|Test unit written" "build-fuzz/$t.log" | head -20
+    status=1
+  else
+    grep -E "^stat::number_of_executed_units|^Done" "build-fuzz/$t.log" | tail -1
+  fi
+done
+exit $status
