@@ -14,23 +14,35 @@ targets=("$@")
 cmake -S fuzz -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER="${PLINTH_FUZZ_CXX:-clang++-14}" >/dev/null
 cmake --build build-fuzz -j "$(nproc)"
 
-status=0
-for t in "${targets[@]}"; do
-  # New inputs go to a scratch corpus (the seeds in fuzz/corpus/ stay as committed); finds to
-  # build-fuzz/crashes/<target>/.
-  work=build-fuzz/corpus/$t
-  crashes=build-fuzz/crashes/$t
+# One target per core at a time; each writes new inputs to a scratch corpus (the seeds in
+# fuzz/corpus/ stay as committed) and what it finds to build-fuzz/crashes/<target>/.
+run_one() {
+  local t=$1 work=build-fuzz/corpus/$1 crashes=build-fuzz/crashes/$1
   mkdir -p "$work" "$crashes"
-  echo "fuzz: $t for ${seconds}s"
-  # -timeout: one input may take this long (a legal 2^28-pixel image decodes in seconds under
-  # ASan); -rss_limit_mb / -malloc_limit_mb: the most memory one input may use or ask for.
-  if ! build-fuzz/fuzz_"$t" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=3072 -malloc_limit_mb=3072 \
-       -print_final_stats=1 -artifact_prefix="$crashes/" "$work" fuzz/corpus/"$t" >"build-fuzz/$t.log" 2>&1; then
-    echo "fuzz: $t FOUND A DEFECT; the input is in $crashes/, the report in build-fuzz/$t.log:"
-    grep -E "ERROR|runtime error|SUMMARY|Test unit written" "build-fuzz/$t.log" | head -20
-    status=1
-  else
-    grep -E "^stat::number_of_executed_units|^Done" "build-fuzz/$t.log" | tail -1
-  fi
+  # -timeout: seconds one input may take (a legal 2^28-pixel image decodes in seconds under ASan);
+  # -rss_limit_mb / -malloc_limit_mb: the most memory one input may use or ask for at once.
+  build-fuzz/fuzz_"$t" -max_total_time="$seconds" -timeout=30 -rss_limit_mb=3072 -malloc_limit_mb=3072 \
+    -print_final_stats=1 -artifact_prefix="$crashes/" "$work" fuzz/corpus/"$t" >"build-fuzz/$t.log" 2>&1
+}
+status=0
+parallel=$(nproc)
+for ((i = 0; i < ${#targets[@]}; i += parallel)); do
+  batch=("${targets[@]:i:parallel}")
+  pids=()
+  for t in "${batch[@]}"; do
+    echo "fuzz: $t for ${seconds}s"
+    run_one "$t" &
+    pids+=($!)
+  done
+  for k in "${!batch[@]}"; do
+    t=${batch[$k]}
+    if wait "${pids[$k]}"; then
+      echo "fuzz: $t: $(grep -E '^stat::number_of_executed_units' "build-fuzz/$t.log" | awk '{print $2}') inputs, no defect"
+    else
+      echo "fuzz: $t FOUND A DEFECT; the input is in build-fuzz/crashes/$t/, the report in build-fuzz/$t.log:"
+      grep -E "ERROR|runtime error|SUMMARY|Test unit written" "build-fuzz/$t.log" | head -20
+      status=1
+    fi
+  done
 done
 exit $status
