@@ -2,6 +2,7 @@
 // Everything plinth offers, in one include.
 
 #include "plinth/arithm.hpp"
+#include "plinth/array.hpp"
 #include "plinth/cascade.hpp"
 #include "plinth/color.hpp"
 #include "plinth/core.hpp"
@@ -13,4 +14,5 @@
 #include "plinth/nv12.hpp"
 #include "plinth/pyramid.hpp"
 #include "plinth/resize.hpp"
+#include "plinth/sort.hpp"
 #include "plinth/types.hpp"

@@ -127,4 +127,10 @@ INLINE uint warp_shuffle_idx_u32(uint v, int lane) {
 #define IMAGE_INDEX(name, x, y) ((name##_offset) + (y) * (name##_step) + (x))
 #define IMAGE_AT(name, x, y) name[IMAGE_INDEX(name, x, y)]
 
+/* An array argument (plinth::DeviceArray) is two kernel parameters: base pointer and offset in
+ * elements; Launch::array passes them in that order. Element i (channels counted) is ARRAY_AT. */
+#define ARRAY_PARAM(T, name) GLOBAL T* RESTRICT name, int name##_offset
+#define CONST_ARRAY_PARAM(T, name) GLOBAL const T* RESTRICT name, int name##_offset
+#define ARRAY_AT(name, i) name[(name##_offset) + (i)]
+
 #endif

@@ -19,6 +19,12 @@ Launch& Launch::image(const DeviceImage& image) {
   return *this;
 }
 
+Launch& Launch::array(const DeviceArray& array) {
+  buffer(*array.buffer());
+  arg(static_cast<int>(array.offset_elements()));
+  return *this;
+}
+
 Launch& Launch::buffer(const Buffer& buffer) {
   KernelArg a;
   a.kind = KernelArg::Kind::buffer;

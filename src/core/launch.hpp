@@ -14,6 +14,7 @@
 #include "core/backend.hpp"
 #include "core/context_state.hpp"
 #include "core/program_cache.hpp"
+#include "plinth/array.hpp"
 #include "plinth/image.hpp"
 
 namespace plinth::detail {
@@ -31,6 +32,8 @@ class Launch {
   Launch(const Queue& queue, const std::shared_ptr<Program>& program, std::string_view kernel);
 
   Launch& image(const DeviceImage& image);
+  // Base pointer and offset in elements (ARRAY_PARAM in kernels/common/dialect.h).
+  Launch& array(const DeviceArray& array);
   Launch& buffer(const Buffer& buffer);
   Launch& local(std::size_t bytes);
   template <class T>
