@@ -1,5 +1,7 @@
 #include "support/test_support.hpp"
 
+#include <algorithm>
+
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -73,7 +75,11 @@ void fill_range(HostImage& image, std::mt19937& rng, double lo, double hi) {
   if constexpr (std::is_floating_point_v<T>) {
     fill<T>(image, rng, std::uniform_real_distribution<double>(lo, hi));
   } else {
-    fill<T>(image, rng, std::uniform_int_distribution<long long>(static_cast<long long>(lo), static_cast<long long>(hi)));
+    // u64's full range does not fit long long: converting 1.8e19 to it is undefined (UBSan's
+    // float-cast-overflow); clamped to 9.2e18, just below 2^63.
+    constexpr double kLongLong = 9.2e18;
+    fill<T>(image, rng, std::uniform_int_distribution<long long>(static_cast<long long>(std::clamp(lo, -kLongLong, kLongLong)),
+                                                                 static_cast<long long>(std::clamp(hi, -kLongLong, kLongLong))));
   }
 }
 

@@ -60,4 +60,13 @@ void check(cl_int status, std::string_view call) {
   throw Error(memory ? ErrorCode::out_of_memory : ErrorCode::device, "OpenCL", "", text);
 }
 
+void check_use(cl_int status, std::string_view call, std::size_t bytes) {
+  if (status == CL_MEM_OBJECT_ALLOCATION_FAILURE || status == CL_OUT_OF_RESOURCES || status == CL_OUT_OF_HOST_MEMORY) {
+    throw Error(ErrorCode::out_of_memory, "OpenCL", std::string(call),
+                "the device could not provide memory for a buffer of " + std::to_string(bytes) + " bytes (" +
+                    std::string(status_name(status)) + ")");
+  }
+  check(status, call);
+}
+
 }  // namespace plinth::opencl

@@ -19,6 +19,10 @@ namespace plinth::opencl {
 // Throws plinth::Error for a failed call: out_of_memory for allocation failures, device for the rest.
 void check(cl_int status, std::string_view call);
 std::string_view status_name(cl_int status);
+// For a command that uses a buffer of `bytes`: drivers allocate device memory at a buffer's first
+// use, so CL_MEM_OBJECT_ALLOCATION_FAILURE, CL_OUT_OF_RESOURCES or CL_OUT_OF_HOST_MEMORY here is
+// the device refusing that allocation, an Error(out_of_memory) naming the size; else as check().
+void check_use(cl_int status, std::string_view call, std::size_t bytes);
 
 // Registers NVIDIA's OpenCL driver with the ICD loader when it is installed but not listed
 // (as on machines with the CUDA driver but no /etc/OpenCL/vendors/nvidia.icd). Runs once,

@@ -66,10 +66,20 @@ std::shared_ptr<detail::EventImpl> ClQueue::launch(detail::Kernel& kernel, std::
   cl::Event event;
   cl_int status = queue_.enqueueNDRangeKernel(k.get(), cl::NullRange, to_cl(global), local ? to_cl(*local) : cl::NullRange,
                                               nullptr, &event);
+  if (status == CL_MEM_OBJECT_ALLOCATION_FAILURE || status == CL_OUT_OF_HOST_MEMORY) {
+    // The first use of the kernel's buffers, which the device could not allocate. (NVIDIA's
+    // CL_OUT_OF_RESOURCES at a launch also means too many registers: that stays a device error,
+    // which the ops that retry with a smaller configuration look for.)
+    std::size_t bytes = 0;
+    for (const detail::KernelArg& a : args) {
+      if (a.kind == detail::KernelArg::Kind::buffer) bytes += a.buffer->size();
+    }
+    throw Error(ErrorCode::out_of_memory, "launch", k.name(),
+                "the device could not provide memory for the kernel's buffers (" + std::to_string(bytes) +
+                    " bytes in all; " + std::string(status_name(status)) + ")");
+  }
   if (status != CL_SUCCESS) {
-    throw Error(status == CL_MEM_OBJECT_ALLOCATION_FAILURE || status == CL_OUT_OF_HOST_MEMORY ? ErrorCode::out_of_memory
-                                                                                              : ErrorCode::device,
-                "launch", k.name(), "clEnqueueNDRangeKernel failed with " + std::string(status_name(status)));
+    throw Error(ErrorCode::device, "launch", k.name(), "clEnqueueNDRangeKernel failed with " + std::string(status_name(status)));
   }
   return wrap(std::move(event));
 }
@@ -78,10 +88,10 @@ std::shared_ptr<detail::EventImpl> ClQueue::write_rect(const detail::Buffer& dst
                                                        const void* src, std::size_t src_pitch, std::size_t row_bytes,
                                                        std::size_t rows, bool blocking) {
   cl::Event event;
-  check(queue_.enqueueWriteBufferRect(cl_buffer(dst), blocking ? CL_TRUE : CL_FALSE,
+  check_use(queue_.enqueueWriteBufferRect(cl_buffer(dst), blocking ? CL_TRUE : CL_FALSE,
                                       {dst_rect.offset % dst_rect.pitch, dst_rect.offset / dst_rect.pitch, 0}, {0, 0, 0},
                                       {row_bytes, rows, 1}, dst_rect.pitch, 0, src_pitch, 0, src, nullptr, &event),
-        "clEnqueueWriteBufferRect");
+            "clEnqueueWriteBufferRect", dst.size());
   return wrap(std::move(event));
 }
 
@@ -89,10 +99,10 @@ std::shared_ptr<detail::EventImpl> ClQueue::read_rect(const detail::Buffer& src,
                                                       std::size_t dst_pitch, std::size_t row_bytes, std::size_t rows,
                                                       bool blocking) {
   cl::Event event;
-  check(queue_.enqueueReadBufferRect(cl_buffer(src), blocking ? CL_TRUE : CL_FALSE,
+  check_use(queue_.enqueueReadBufferRect(cl_buffer(src), blocking ? CL_TRUE : CL_FALSE,
                                      {src_rect.offset % src_rect.pitch, src_rect.offset / src_rect.pitch, 0}, {0, 0, 0},
                                      {row_bytes, rows, 1}, src_rect.pitch, 0, dst_pitch, 0, dst, nullptr, &event),
-        "clEnqueueReadBufferRect");
+            "clEnqueueReadBufferRect", src.size());
   return wrap(std::move(event));
 }
 
@@ -102,24 +112,24 @@ std::shared_ptr<detail::EventImpl> ClQueue::copy_rect(const detail::Buffer& src,
   cl::Event event;
   if ((src_rect.pitch == row_bytes && dst_rect.pitch == row_bytes) || rows == 1) {
     // Contiguous: a plain copy, which drivers run faster than a rectangular one.
-    check(queue_.enqueueCopyBuffer(cl_buffer(src), cl_buffer(dst), src_rect.offset, dst_rect.offset, row_bytes * rows,
+    check_use(queue_.enqueueCopyBuffer(cl_buffer(src), cl_buffer(dst), src_rect.offset, dst_rect.offset, row_bytes * rows,
                                    nullptr, &event),
-          "clEnqueueCopyBuffer");
+              "clEnqueueCopyBuffer", src.size() + dst.size());
     return wrap(std::move(event));
   }
-  check(queue_.enqueueCopyBufferRect(cl_buffer(src), cl_buffer(dst),
+  check_use(queue_.enqueueCopyBufferRect(cl_buffer(src), cl_buffer(dst),
                                      {src_rect.offset % src_rect.pitch, src_rect.offset / src_rect.pitch, 0},
                                      {dst_rect.offset % dst_rect.pitch, dst_rect.offset / dst_rect.pitch, 0},
                                      {row_bytes, rows, 1}, src_rect.pitch, 0, dst_rect.pitch, 0, nullptr, &event),
-        "clEnqueueCopyBufferRect");
+            "clEnqueueCopyBufferRect", src.size() + dst.size());
   return wrap(std::move(event));
 }
 
 std::shared_ptr<detail::EventImpl> ClQueue::fill(const detail::Buffer& dst, std::size_t offset, std::size_t bytes,
                                                  std::uint32_t pattern, std::size_t pattern_size) {
   cl::Event event;
-  check(::clEnqueueFillBuffer(queue_(), cl_buffer(dst)(), &pattern, pattern_size, offset, bytes, 0, nullptr, &event()),
-        "clEnqueueFillBuffer");
+  check_use(::clEnqueueFillBuffer(queue_(), cl_buffer(dst)(), &pattern, pattern_size, offset, bytes, 0, nullptr, &event()),
+            "clEnqueueFillBuffer", dst.size());
   return wrap(std::move(event));
 }
 

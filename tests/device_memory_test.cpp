@@ -1,0 +1,85 @@
+// Device memory the device refuses: an Error(out_of_memory) that names the size, never a crash or
+// a device error. On PoCL: sizes above the device's largest allocation. On a real GPU (run once by
+// hand, docs/RELIABILITY.md): PLINTH_GPU_OOM_TEST=1 allocates and uses buffers until the device
+// refuses one.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/context_state.hpp"
+#include "support/test_support.hpp"
+
+namespace plinth {
+namespace {
+
+::testing::AssertionResult out_of_memory_naming(const Error& e, std::uint64_t bytes) {
+  if (e.code() != ErrorCode::out_of_memory) {
+    return ::testing::AssertionFailure() << "code '" << to_string(e.code()) << "': " << e.what();
+  }
+  if (std::string(e.what()).find(std::to_string(bytes)) == std::string::npos) {
+    return ::testing::AssertionFailure() << "does not name " << bytes << " bytes: " << e.what();
+  }
+  return ::testing::AssertionSuccess();
+}
+
+TEST(DeviceMemory, AboveTheLargestAllocationIsOutOfMemoryNamingTheSize) {
+  const DeviceInfo& info = test::context().device();
+  ASSERT_GT(info.max_allocation, 0u);
+  // The backend itself, below every check of the core: the driver's refusal of the size.
+  const std::uint64_t too_big = info.max_allocation + 4096;
+  try {
+    (void)detail::context_state(test::context())->device->allocate(static_cast<std::size_t>(too_big));
+    ADD_FAILURE() << "the device allocated " << too_big << " bytes, above its largest allocation " << info.max_allocation;
+  } catch (const Error& e) {
+    EXPECT_TRUE(out_of_memory_naming(e, too_big));
+  }
+  // A DeviceImage above the largest allocation (f64 x 4 channels: 32 bytes a pixel), where the
+  // image size limits allow one.
+  const std::uint64_t rows = info.max_allocation / (std::uint64_t{32} * 32768) + 1;
+  if (rows * 32768 * 4 <= static_cast<std::uint64_t>(max_image_elements) && rows <= max_image_dimension) {
+    try {
+      DeviceImage image(test::context(), 32768, static_cast<int>(rows), Format{Depth::f64, 4});
+      ADD_FAILURE() << "allocated a " << rows << "-row image above the largest allocation";
+    } catch (const Error& e) {
+      EXPECT_TRUE(out_of_memory_naming(e, rows * 32768 * 32));
+    }
+  }
+}
+
+// Allocates images of a quarter of the largest allocation (at most 1 GiB) and fills each, which
+// makes the driver really allocate it, until the device refuses; that refusal must be
+// out_of_memory naming a size. Off unless PLINTH_GPU_OOM_TEST=1 (it takes the whole device
+// memory): the lead runs it once on the H100.
+TEST(DeviceMemory, AllocatingUntilTheDeviceRefusesIsOutOfMemory) {
+  const char* enabled = std::getenv("PLINTH_GPU_OOM_TEST");
+  if (enabled == nullptr || std::string(enabled) != "1") GTEST_SKIP() << "set PLINTH_GPU_OOM_TEST=1 to run";
+  const DeviceInfo& info = test::context().device();
+  const std::uint64_t chunk = std::min<std::uint64_t>(info.max_allocation / 4, std::uint64_t{1} << 30);
+  const int width = 16384;
+  const int height = static_cast<int>(chunk / width);
+  const std::uint64_t bytes = static_cast<std::uint64_t>(width) * height;
+  // Far more than the device's memory: a device that never refuses fails the test.
+  const std::uint64_t limit = info.global_memory / bytes * 2 + 8;
+  std::vector<DeviceImage> held;
+  for (std::uint64_t i = 0; i < limit; ++i) {
+    try {
+      held.emplace_back(test::context(), width, height, Format{Depth::u8, 1});
+      test::queue().fill_bytes(held.back(), static_cast<std::uint8_t>(i)).wait();
+    } catch (const Error& e) {
+      std::printf("refused after %zu images of %llu bytes (%.1f GiB held): %s\n", held.size(),
+                  static_cast<unsigned long long>(bytes), static_cast<double>(held.size() * bytes) / (1 << 30), e.what());
+      EXPECT_EQ(e.code(), ErrorCode::out_of_memory) << e.what();
+      EXPECT_NE(std::string(e.what()).find(" bytes"), std::string::npos) << e.what();
+      return;
+    }
+  }
+  ADD_FAILURE() << "the device never refused, after " << held.size() << " images of " << bytes << " bytes";
+}
+
+}  // namespace
+}  // namespace plinth

@@ -1,0 +1,19 @@
+# Run by ctest after the GoogleTest lists are read (TEST_INCLUDE_FILES, tests/CMakeLists.txt):
+# gives the label `fast` to the tests that take seconds, so that a slower build (the sanitizer
+# run of scripts/sanitize.sh: `ctest -L 'fast|cli'`) can run just those. They are the argument
+# and file checks, the fuzz inputs and a few small device round trips; a new test joins by a
+# name that matches below. Labels only select: the default run still runs every test.
+set(plinth_fast_tests
+  "\\.Errors$" "^IntegralErrors\\." "^Resize\\.RejectsBadArguments$"
+  "^FuzzCorpus\\." "^Nv12Files\\." "^Nv12\\.PlanesOfAPackedFrame$"
+  "^(Npy|ImageFiles|Writers|OutputFiles|ProgramCacheFiles|DeviceMemory)\\."
+  "^Arithm\\.(SaturationAtTheLimits|InPlace|SynchronousForms)$"
+  "^Pyramid\\.TinyImagesKeepShrinkingToOnePixel$" "^CascadeXml\\.")
+foreach(test IN LISTS plinth_tests_TESTS plinth_cascade_tests_TESTS)
+  foreach(pattern IN LISTS plinth_fast_tests)
+    if(test MATCHES "${pattern}")
+      set_tests_properties("${test}" PROPERTIES LABELS fast)
+      break()
+    endif()
+  endforeach()
+endforeach()
