@@ -15,3 +15,4 @@
 #include "plinth/pyramid.hpp"
 #include "plinth/resize.hpp"
 #include "plinth/types.hpp"
+#include "plinth/video.hpp"
