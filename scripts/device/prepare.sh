@@ -2,7 +2,8 @@
 # Runs HERE (Debian 12, no GPU): builds plinth in Release and fills .carry/device/ (ignored by git)
 # with what scripts/device/run.sh needs on the GPU machine (Ubuntu 24.04, no network):
 #   bin/plinth_tests   the GoogleTest binary (built here: the GPU machine has no OpenCV C++ libraries)
-#   bin/plinth         the CLI built here, without NPP: run.sh's fallback if the build there fails
+#   bin/plinth         the CLI built here, without NPP and without video (FFmpeg's libraries would
+#                      not fit): run.sh's fallback if the build there fails
 #   lib/               the shared libraries those need that Ubuntu 24.04 may lack (ldd; glibc,
 #                      libstdc++, libgcc and the OpenCL loader left out)
 #   fallback/          Debian's OpenCL ICD loader, used there only if none is installed
@@ -35,6 +36,17 @@ rm -rf "$out"
 mkdir -p "$out/bin" "$out/lib" "$out/fallback" "$out/prefix/include/stb" "$out/prefix/lib/x86_64-linux-gnu/cmake" \
   "$out/prefix/share/cmake"
 cp "$build/tests/plinth_tests" "$build/tools/plinth/plinth" "$out/bin/"
+# A CLI linked with FFmpeg (video support, src/video/) would drag in some 170 MB of codec
+# libraries: carry one built without video instead, from a second build folder.
+if ldd "$build/tools/plinth/plinth" | grep -q 'libavcodec'; then
+  novideo=$build-novideo
+  echo "prepare: $build's CLI links FFmpeg; building one without video in $novideo"
+  launcher=$(sed -n 's/^CMAKE_CXX_COMPILER_LAUNCHER:[A-Z]*=//p' "$build/CMakeCache.txt")
+  cmake -S . -B "$novideo" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPLINTH_WITH_VIDEO=OFF -DPLINTH_BUILD_TESTS=OFF \
+    ${launcher:+"-DCMAKE_CXX_COMPILER_LAUNCHER=$launcher"} >/dev/null
+  ninja -C "$novideo" -j"${JOBS:-2}" plinth_cli
+  cp "$novideo/tools/plinth/plinth" "$out/bin/plinth"
+fi
 strip --strip-unneeded "$out/bin/plinth_tests" "$out/bin/plinth"
 
 # Shared libraries: everything the binaries resolve here except the C/C++ runtime (newer on Ubuntu

@@ -1,5 +1,6 @@
 // VideoWriter: libswscale converts BGR or grey frames to the encoder's pixel format, libavcodec
 // encodes, libavformat muxes into a temporary file that close() renames into place.
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -9,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <memory>
+#include <random>
 
 #include "core/image_checks.hpp"
 #include "plinth/video.hpp"
@@ -171,21 +173,32 @@ struct VideoWriter::Impl {
     picture->height = size.height;
     if (av_frame_get_buffer(picture.get(), 0) < 0) fail(ErrorCode::out_of_memory, "cannot allocate a frame");
 
-    // A fresh temporary file beside the output (mkstemp: never someone else's file), so that the
-    // rename is atomic and a failure leaves nothing behind.
-    const std::filesystem::path target(path);
-    std::string hidden = target.filename().string();
-    hidden.insert(hidden.begin(), '.');
-    hidden.append(".partial-XXXXXX");
-    std::string pattern = (target.parent_path() / hidden).string();
-    const int fd = ::mkstemp(pattern.data());
-    if (fd < 0) fail(ErrorCode::io, std::string("cannot create a file in its folder: ") + std::strerror(errno));
-    ::close(fd);
-    temp = pattern;
+    temp = create_temporary();
     rc = avio_open(&format->pb, temp.c_str(), AVIO_FLAG_WRITE);
     if (rc < 0) fail(ErrorCode::io, "cannot write: " + detail::av_error_text(rc));
     rc = avformat_write_header(format, nullptr);
     if (rc < 0) fail(ErrorCode::io, "cannot write the header: " + detail::av_error_text(rc));
+  }
+
+  // A fresh temporary file beside the output (O_EXCL: never someone else's file; mode 0666 less
+  // the umask, as the finished file should have), so that the rename is atomic and a failure
+  // leaves nothing behind.
+  std::string create_temporary() const {
+    const std::filesystem::path target(path);
+    std::random_device entropy;
+    for (int attempt = 0; attempt < 100; ++attempt) {
+      std::string hidden = target.filename().string();
+      hidden.insert(hidden.begin(), '.');
+      hidden.append(".partial-" + std::to_string(::getpid()) + "-" + std::to_string(entropy() % 1000000));
+      const std::string name = (target.parent_path() / hidden).string();
+      const int fd = ::open(name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+      if (fd >= 0) {
+        ::close(fd);
+        return name;
+      }
+      if (errno != EEXIST) break;
+    }
+    fail(ErrorCode::io, std::string("cannot create a file in its folder: ") + std::strerror(errno));
   }
 
   void check_io(const char* what) const {

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <random>
 
 #include "cli_images.hpp"
 #include "command.hpp"
@@ -167,14 +168,29 @@ void FrameSink::write(const HostImage& bgr, double fps) {
   if (folder_temp_.empty()) {
     const fs::path path(target_);
     const fs::path parent = path.parent_path().empty() ? fs::path(".") : path.parent_path();
-    std::string hidden = path.filename().string();
-    hidden.insert(hidden.begin(), '.');
-    hidden.append(".partial-XXXXXX");
-    std::string pattern = (parent / hidden).string();
-    if (::mkdtemp(pattern.data()) == nullptr) {
+    // A fresh folder beside the target (mode 0777 less the umask, as the target should have).
+    std::random_device entropy;
+    for (int attempt = 0; attempt < 100 && folder_temp_.empty(); ++attempt) {
+      std::string hidden = path.filename().string();
+      hidden.insert(hidden.begin(), '.');
+      hidden.append(".partial-" + std::to_string(::getpid()) + "-" + std::to_string(entropy() % 1000000));
+      const std::string name = (parent / hidden).string();
+      if (::mkdir(name.c_str(), 0777) == 0) {
+        folder_temp_ = name;
+      } else if (errno != EEXIST) {
+        break;
+      }
+    }
+    if (folder_temp_.empty()) {
       throw Error(ErrorCode::io, command_, target_, std::string("cannot create a folder beside it: ") + std::strerror(errno));
     }
-    folder_temp_ = pattern;
+  }
+  char name[32];
+  std::snprintf(name, sizeof name, "frame_%06lld.png", static_cast<long long>(written_));
+  if (bgr.channels() == 1) {
+    write_image((fs::path(folder_temp_) / name).string(), bgr);
+    ++written_;
+    return;
   }
   HostImage rgb(bgr.width(), bgr.height(), Format{Depth::u8, 3});
   for (int y = 0; y < bgr.height(); ++y) {
@@ -182,8 +198,6 @@ void FrameSink::write(const HostImage& bgr, double fps) {
     std::uint8_t* out = rgb.row_as<std::uint8_t>(y);
     for (int x = 0; x < bgr.width(); ++x, in += 3, out += 3) out[0] = in[2], out[1] = in[1], out[2] = in[0];
   }
-  char name[32];
-  std::snprintf(name, sizeof name, "frame_%06lld.png", static_cast<long long>(written_));
   write_image((fs::path(folder_temp_) / name).string(), rgb);
   ++written_;
 }
@@ -195,9 +209,6 @@ void FrameSink::close() {
     writer_->close();
   } else {
     std::error_code ec;
-    const mode_t mask = ::umask(0);
-    ::umask(mask);
-    ::chmod(folder_temp_.c_str(), 0777 & ~mask);  // mkdtemp made it private
     fs::rename(folder_temp_, target_, ec);  // onto a missing or empty folder
     if (ec) throw Error(ErrorCode::io, command_, target_, "cannot move the finished frames into place: " + ec.message());
     folder_temp_.clear();

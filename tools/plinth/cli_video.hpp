@@ -54,7 +54,8 @@ class FrameSink {
   FrameSink(const FrameSink&) = delete;
   FrameSink& operator=(const FrameSink&) = delete;
 
-  void write(const HostImage& bgr, double fps);
+  // A BGR u8x3 or grey u8 frame; fps (of the first frame) sets a video's rate (<= 0: 25).
+  void write(const HostImage& frame, double fps);
   void close();
   const std::string& target() const { return target_; }
 
