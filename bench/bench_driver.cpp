@@ -6,14 +6,14 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
-#include <filesystem>
-#include <fstream>
 #include <functional>
 #include <iostream>
+#include <sstream>
 #include <utility>
 
 #include "bench_report.hpp"
 #include "plinth/arithm.hpp"
+#include "plinth/io.hpp"
 
 #ifndef PLINTH_BENCH_PEERS
 #define PLINTH_BENCH_PEERS "none"
@@ -215,17 +215,19 @@ std::vector<std::string> registered_ops() {
   return names;
 }
 
-void run_benchmark(Context& context, Queue& queue, const DriverOptions& options, std::ostream& table, std::ostream& log) {
+int run_benchmark(Context& context, Queue& queue, const DriverOptions& options, std::ostream& table, std::ostream& log) {
   if (options.sizes.empty()) throw Error(ErrorCode::invalid_argument, "bench", "sizes", "none given");
   if (options.runs < 1) throw Error(ErrorCode::invalid_argument, "bench", "runs", "must be at least 1");
   if (options.warmup < 0) throw Error(ErrorCode::invalid_argument, "bench", "warmup", "must not be negative");
   const std::vector<std::string> ops = selected_ops(options);
 
-  // A JSON file is rewritten after each factory, so that a run stopped from outside keeps what it
-  // measured; it is checked for writability first.
+  // A JSON file is rewritten after each factory (through an OutputFile: a temporary file renamed
+  // into place), so that a run stopped from outside keeps what it measured. Its directory is checked
+  // first by creating (and dropping) the temporary file; a file already there is left as it is
+  // until the first results replace it.
   const bool json_to_file = !options.json_path.empty() && options.json_path != "-";
-  if (json_to_file && !std::ofstream(options.json_path)) {
-    throw Error(ErrorCode::io, "bench", options.json_path, "cannot be written");
+  if (json_to_file) {
+    const OutputFile probe(options.json_path, "bench");
   }
   const auto started = std::chrono::steady_clock::now();
   auto seconds_so_far = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
@@ -238,13 +240,11 @@ void run_benchmark(Context& context, Queue& queue, const DriverOptions& options,
   report.options = options;
   auto save = [&] {
     if (!json_to_file) return;
-    const std::string temp = options.json_path + ".tmp";
-    {
-      std::ofstream out(temp);
-      write_json(report, out);
-      if (!out) throw Error(ErrorCode::io, "bench", temp, "could not be written completely");
-    }
-    std::filesystem::rename(temp, options.json_path);
+    std::ostringstream text;
+    write_json(report, text);
+    OutputFile out(options.json_path, "bench");
+    out.write(text.str());
+    out.commit();
   };
 
   log << "bench: " << report.device.name << " [" << report.device.platform << "], copy bandwidth..." << std::endl;
@@ -315,6 +315,9 @@ void run_benchmark(Context& context, Queue& queue, const DriverOptions& options,
     save();
     log << "bench: wrote " << options.json_path << std::endl;
   }
+  return static_cast<int>(std::count_if(report.cases.begin(), report.cases.end(), [](const CaseResult& r) {
+    return !r.error.empty() && r.variant != "(skipped)";
+  }));
 }
 
 }  // namespace plinth::bench

@@ -28,8 +28,9 @@ std::vector<std::string> registered_ops();
 
 // Runs the benchmark. Progress goes to `log`, the table to `table`. Throws Error(invalid_argument)
 // for an op nobody registered (the message lists the registered ones); a case that fails becomes
-// an error row instead of ending the run.
-void run_benchmark(Context& context, Queue& queue, const DriverOptions& options, std::ostream& table,
+// an error row instead of ending the run. Returns the number of failed rows (skipped ones, past
+// --max-seconds, are not failures).
+int run_benchmark(Context& context, Queue& queue, const DriverOptions& options, std::ostream& table,
                    std::ostream& log);
 
 }  // namespace plinth::bench

@@ -17,6 +17,7 @@
 #include <tuple>
 
 #include "ops/cascade_model.hpp"
+#include "ops/cascade_plan.hpp"
 #include "plinth/cascade.hpp"
 #include "support/test_support.hpp"
 
@@ -353,6 +354,29 @@ TEST(Cascade, BatchReuseAndTinyImages) {
     EXPECT_TRUE(r[2].empty());
     EXPECT_FALSE(batch.candidates()[1].empty());
   }
+}
+
+// Issue 15: a factor of 1e8 made the window overflow int and the ladder loop forever.
+TEST(Cascade, HugeScaleFactorsEndTheScaleLadder) {
+  const Cascade cascade = Cascade::load(find_cascade("frontalface_default"));
+  for (const double factor : {1e8, 1e30, 1e300}) {
+    DetectOptions o;
+    o.scale_factor = factor;
+    const std::vector<detail::ScaleJob> jobs = detail::plan_scales(cascade.model(), Size{512, 512}, 0, o);
+    ASSERT_EQ(jobs.size(), 1u) << factor;
+    EXPECT_EQ(jobs[0].scale, 1.0f);
+  }
+  DetectOptions o;
+  o.scale_factor = 1e8;
+  const DeviceImage gray = queue().upload(samples().front().gray);
+  DetectionBatch batch;
+  detect_multi_scale(queue(), cascade, std::span<const DeviceImage>(&gray, 1), batch, o).wait();
+  // OpenCV's own loop does not end at 1e8 (cvRound overflows too); a factor of 100 gives it the
+  // same single scale on this photo.
+  cv::CascadeClassifier reference(find_cascade("frontalface_default"));
+  DetectOptions same = o;
+  same.scale_factor = 100;
+  EXPECT_EQ(batch.results().front(), opencv_detect(reference, samples().front().gray, same));
 }
 
 TEST(Cascade, RejectsBadArguments) {

@@ -117,6 +117,18 @@ TEST(CascadeXml, MalformedAndHostileFilesGiveClearErrors) {
   EXPECT_EQ(code_of(haar_xml("1", "0 0 4 4 abc")), ErrorCode::format);                // bad numbers
   EXPECT_EQ(code_of(haar_xml("1", "0 0 4 4 nan")), ErrorCode::format);
   EXPECT_EQ(code_of(haar_xml("1", "0 0 4 4 1e999")), ErrorCode::format);
+  // Finite as a double but not as the float it is kept in: refused like "inf" (issue 15).
+  EXPECT_EQ(code_of(haar_xml("1", "0 0 4 4 1e39")), ErrorCode::format);
+  EXPECT_EQ(code_of(haar_xml("1", "2 2 4 4 -1.", "0 -1 0 -1e39")), ErrorCode::format);
+  EXPECT_EQ(code_of(haar_xml("1", "2 2 4 4 -1.", "0 -1 0 1.5e-02", "-1. 3.5e38")), ErrorCode::format);
+  EXPECT_EQ(code_of(old_xml("1 1 4 2 1e39")), ErrorCode::format);
+  EXPECT_EQ(code_of(haar_xml("1", "0 0 4 4 3.4e38")), static_cast<ErrorCode>(-1));  // the largest floats still load
+  try {
+    Cascade::parse(haar_xml("1", "0 0 4 4 " + std::string(100000, '9') + "x"), "long.xml");
+    ADD_FAILURE() << "a 100000-digit token was accepted";
+  } catch (const Error& e) {
+    EXPECT_LT(std::string(e.what()).size(), 400u) << "the message echoes the whole token";
+  }
   EXPECT_EQ(code_of(haar_xml("1", "0 0 4 4")), ErrorCode::format);
   EXPECT_EQ(code_of(haar_xml("1", "0 0 4 99999999999 1.")), ErrorCode::out_of_range);
   EXPECT_EQ(code_of(haar_xml("1", "2 2 4 4 -1.", "0 -1 7 1.5e-02")), ErrorCode::out_of_range);  // feature index

@@ -5,6 +5,7 @@
 
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "support/test_support.hpp"
@@ -152,6 +153,20 @@ TEST(GaussianBlur, Errors) {
   o.ksize = {0, 0};
   o.sigma_x = 50;
   EXPECT_TRUE(throws_code([&] { run(src, o); }, ErrorCode::out_of_range));
+  // A kernel size derived from a huge sigma blames the sigma (issue 15), also along columns only.
+  for (const auto& [sx, sy] : {std::pair{1e9, 0.0}, std::pair{1.0, 1e9}}) {
+    o.sigma_x = sx;
+    o.sigma_y = sy;
+    try {
+      run(src, o);
+      ADD_FAILURE() << "sigma " << sx << ", " << sy << " did not throw";
+    } catch (const Error& e) {
+      EXPECT_EQ(e.code(), ErrorCode::out_of_range);
+      EXPECT_EQ(e.argument(), "sigma") << e.what();
+      EXPECT_NE(std::string(e.what()).find("1e+09"), std::string::npos) << e.what();
+    }
+  }
+  o.sigma_y = 0;
   o = {};
   o.ksize = {3, 3};
   o.border = BorderMode::wrap;

@@ -43,8 +43,12 @@ HostImage pack_nv12(const Nv12Frame& frame);
 // divide the file is an Error(format). read_nv12 reads frame `index` (0 first).
 int count_nv12_frames(const std::string& path, Size size);
 Nv12Frame read_nv12(const std::string& path, Size size, int index = 0);
-// Writes (or with append, adds at the end of) a raw file.
+// Writes (or with append, adds at the end of) a raw file. Without append the file is replaced
+// through an OutputFile (plinth/io.hpp); appending writes in place, every write checked.
 void write_nv12(const std::string& path, const Nv12Frame& frame, bool append = false);
+// Adds one frame to an OutputFile (several frames, then the caller's commit()).
+class OutputFile;
+void write_nv12(OutputFile& out, const Nv12Frame& frame);
 
 // An NV12 frame from an 8-bit RGB or RGBA image (BGR/BGRA with bgr = true), equal to
 // cv::cvtColor(COLOR_RGB2YUV_I420) with the U and V planes interleaved: BT.601 studio range,

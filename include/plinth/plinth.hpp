@@ -14,5 +14,6 @@
 #include "plinth/nv12.hpp"
 #include "plinth/pyramid.hpp"
 #include "plinth/resize.hpp"
+#include "plinth/sort.hpp"
 #include "plinth/types.hpp"
 #include "plinth/video.hpp"

@@ -3,13 +3,14 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <random>
 #include <system_error>
 
 #include "core/kernel_source.hpp"
+#include "io/io_detail.hpp"
 #include "plinth/error.hpp"
+#include "plinth/io.hpp"
 
 namespace plinth::detail {
 namespace {
@@ -50,56 +51,56 @@ std::string hex(std::uint64_t value) {
 }
 
 template <class T>
-void put(std::ofstream& out, T value) {
-  out.write(reinterpret_cast<const char*>(&value), sizeof value);
+void put(OutputFile& out, T value) {
+  out.write(&value, sizeof value);
 }
 
-// Reads a cache file written by store(); an empty result means missing, stale or damaged.
-std::vector<std::byte> load(const fs::path& file, std::uint64_t key) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return {};
+constexpr std::uint64_t kHeaderBytes = sizeof kMagic + 3 * sizeof(std::uint64_t);
+
+}  // namespace
+
+// Only a regular file is read (a FIFO at the path would block; open_input refuses it without
+// waiting), and the size field must match the file's real size, so that a damaged entry cannot
+// make us allocate more than the file holds. Any inconsistency is a miss.
+std::vector<std::byte> load_cache_entry(const fs::path& file, std::uint64_t key) {
+  InputFile input;
+  try {
+    input = open_input(file.string(), "program_cache");
+  } catch (const Error&) {
+    return {};
+  }
+  std::FILE* in = input.file.get();
   char magic[8];
   std::uint64_t stored_key = 0, size = 0, checksum = 0;
-  in.read(magic, sizeof magic);
-  in.read(reinterpret_cast<char*>(&stored_key), sizeof stored_key);
-  in.read(reinterpret_cast<char*>(&size), sizeof size);
-  in.read(reinterpret_cast<char*>(&checksum), sizeof checksum);
-  if (!in || std::memcmp(magic, kMagic, sizeof magic) != 0 || stored_key != key || size > (std::uint64_t{1} << 30)) {
+  const bool header = input.size >= kHeaderBytes && std::fread(magic, sizeof magic, 1, in) == 1 &&
+                      std::fread(&stored_key, sizeof stored_key, 1, in) == 1 && std::fread(&size, sizeof size, 1, in) == 1 &&
+                      std::fread(&checksum, sizeof checksum, 1, in) == 1;
+  if (!header || std::memcmp(magic, kMagic, sizeof magic) != 0 || stored_key != key || size != input.size - kHeaderBytes ||
+      size > (std::uint64_t{1} << 30)) {
     return {};
   }
   std::vector<std::byte> binary(static_cast<std::size_t>(size));
-  in.read(reinterpret_cast<char*>(binary.data()), static_cast<std::streamsize>(size));
-  if (!in || fnv1a(binary) != checksum) return {};
+  if (std::fread(binary.data(), 1, binary.size(), in) != binary.size() || fnv1a(binary) != checksum) return {};
   return binary;
 }
 
-// Writes through a temporary file and a rename, so that readers never see a partial file.
-void store(const fs::path& file, std::uint64_t key, std::span<const std::byte> binary) {
+// Through OutputFile (a temporary file and a rename), so that readers never see a partial file.
+// Failures are quiet: the cache is an optimisation.
+void store_cache_entry(const fs::path& file, std::uint64_t key, std::span<const std::byte> binary) {
   std::error_code ec;
   fs::create_directories(file.parent_path(), ec);
   if (ec) return;
-  std::random_device random;
-  fs::path temp = file;
-  temp += ".tmp" + std::to_string(random());
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    if (!out) return;
+  try {
+    OutputFile out(file.string(), "program_cache");
     out.write(kMagic, sizeof kMagic);
     put(out, key);
     put(out, static_cast<std::uint64_t>(binary.size()));
     put(out, fnv1a(binary));
-    out.write(reinterpret_cast<const char*>(binary.data()), static_cast<std::streamsize>(binary.size()));
-    if (!out) {
-      out.close();
-      fs::remove(temp, ec);
-      return;
-    }
+    out.write(binary.data(), binary.size());
+    out.commit();
+  } catch (const Error&) {
   }
-  fs::rename(temp, file, ec);
-  if (ec) fs::remove(temp, ec);
 }
-
-}  // namespace
 
 BuildOptions& BuildOptions::raw(std::string_view option) {
   if (option.empty()) return *this;
@@ -177,14 +178,14 @@ std::shared_ptr<Program> ProgramCache::get(Device& device, std::string_view file
   const fs::path file_path = dir.empty() ? fs::path() : dir / (name + ".bin");
   std::shared_ptr<Program> program;
   if (!file_path.empty()) {
-    std::vector<std::byte> binary = load(file_path, key);
+    std::vector<std::byte> binary = load_cache_entry(file_path, key);
     if (!binary.empty()) program = device.load_binary(binary, options.str());
   }
   if (!program) {
     program = device.build(source, options.str(), file);
     if (!file_path.empty()) {
       std::vector<std::byte> binary = program->binary();
-      if (!binary.empty()) store(file_path, key, binary);
+      if (!binary.empty()) store_cache_entry(file_path, key, binary);
     }
   }
   programs_.emplace(name, program);

@@ -1,6 +1,8 @@
 #pragma once
 // Programs built once per (source, options, device, driver) and kept in memory and on disk.
 
+#include <cstdint>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -30,6 +32,12 @@ class BuildOptions {
 
 // OpenCL C spelling of a depth: uchar, char, ushort, short, uint, int, ulong, long, float, double.
 std::string_view kernel_type_name(Depth depth);
+
+// A disk cache entry: magic, key, size and checksum, then the binary. load_cache_entry returns
+// an empty vector for a miss (missing, not a regular file, another key, damaged);
+// store_cache_entry writes through a temporary file and fails quietly.
+std::vector<std::byte> load_cache_entry(const std::filesystem::path& file, std::uint64_t key);
+void store_cache_entry(const std::filesystem::path& file, std::uint64_t key, std::span<const std::byte> binary);
 
 class ProgramCache {
  public:

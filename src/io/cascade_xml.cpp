@@ -19,6 +19,7 @@
 #include <limits>
 #include <sstream>
 
+#include "io/io_detail.hpp"
 #include "ops/cascade_model.hpp"
 #include "plinth/error.hpp"
 
@@ -85,6 +86,12 @@ class Parser {
     return out;
   }
 
+  // A token as messages show it: at most 32 characters of it.
+  static std::string shown(std::string_view token) {
+    if (token.size() <= 32) return std::string(token);
+    return std::string(token.substr(0, 32)) + "... (" + std::to_string(token.size()) + " characters)";
+  }
+
   double real(std::string_view token, const std::string& where) const {
     const char* first = token.data();
     const char* last = token.data() + token.size();
@@ -92,9 +99,24 @@ class Parser {
     double value = 0;
     auto [ptr, ec] = std::from_chars(first, last, value);
     if (ec != std::errc() || ptr != last || !std::isfinite(value)) {
-      fail(where, "'" + std::string(token) + "' is not a finite number");
+      fail(where, "'" + shown(token) + "' is not a finite number");
     }
     return value;
+  }
+
+  // A value kept as a float: finite as a double is not enough, 1e39 would become inf.
+  float real32(std::string_view token, const std::string& where) const {
+    const double value = real(token, where);
+    if (std::fabs(value) > static_cast<double>(std::numeric_limits<float>::max())) {
+      fail(where, "'" + shown(token) + "' is beyond the range of a float");
+    }
+    return static_cast<float>(value);
+  }
+
+  float scalar_real32(pugi::xml_node node, const char* key, const std::string& where) const {
+    const auto t = tokens(text(child(node, key, where)));
+    if (t.size() != 1) fail(where + "/" + key, "expected one number");
+    return real32(t[0], where + "/" + key);
   }
 
   long long integer(std::string_view token, const std::string& where) const {
@@ -105,14 +127,14 @@ class Parser {
     auto [ptr, ec] = std::from_chars(first, last, value);
     if (ec == std::errc() && ptr == last) return value;
     const double d = real(token, where);
-    if (d != std::floor(d) || std::fabs(d) > 9.0e15) fail(where, "'" + std::string(token) + "' is not an integer");
+    if (d != std::floor(d) || std::fabs(d) > 9.0e15) fail(where, "'" + shown(token) + "' is not an integer");
     return static_cast<long long>(d);
   }
 
   int int32(std::string_view token, const std::string& where) const {
     const long long v = integer(token, where);
     if (v < std::numeric_limits<std::int32_t>::min() || v > std::numeric_limits<std::int32_t>::max()) {
-      range(where, "'" + std::string(token) + "' does not fit 32 bits");
+      range(where, "'" + shown(token) + "' does not fit 32 bits");
     }
     return static_cast<int>(v);
   }
@@ -177,7 +199,7 @@ void read_haar_features(const Parser& p, pugi::xml_node list, CascadeModel& m) {
       rect.y = p.int32(t[1], rw);
       rect.width = p.int32(t[2], rw);
       rect.height = p.int32(t[3], rw);
-      rect.weight = static_cast<float>(p.real(t[4], rw));
+      rect.weight = p.real32(t[4], rw);
     }
     if (pugi::xml_node tilted = f.child("tilted")) {
       const auto t = p.tokens(Parser::text(tilted));
@@ -244,7 +266,7 @@ void read_current(const Parser& p, pugi::xml_node root, CascadeModel& m) {
   for (pugi::xml_node s : Parser::elements(stages)) {
     const std::string where = at("stages", "", si++);
     CascadeStage stage;
-    stage.threshold = static_cast<float>(p.scalar_real(s, "stageThreshold", where)) - 1e-5f;
+    stage.threshold = p.scalar_real32(s, "stageThreshold", where) - 1e-5f;
     const pugi::xml_node weak = p.child(s, "weakClassifiers", where);
     const std::size_t ntrees = Parser::element_count(weak);
     if (ntrees == 0) p.fail(where, "no weak classifiers");
@@ -288,11 +310,11 @@ void read_current(const Parser& p, pugi::xml_node root, CascadeModel& m) {
         if (m.categories > 0) {
           for (int j = 0; j < m.subset_words; ++j) m.subsets.push_back(p.int32(nodes[k++], tw));
         } else {
-          node.threshold = static_cast<float>(p.real(nodes[k++], tw));
+          node.threshold = p.real32(nodes[k++], tw);
         }
         m.nodes.push_back(node);
       }
-      for (const std::string& leaf : leaves) m.leaves.push_back(static_cast<float>(p.real(leaf, tw + "/leafValues")));
+      for (const std::string& leaf : leaves) m.leaves.push_back(p.real32(leaf, tw + "/leafValues"));
       m.trees.push_back(tree);
     }
     m.stages.push_back(stage);
@@ -325,7 +347,7 @@ void read_old(const Parser& p, pugi::xml_node root, CascadeModel& m) {
   for (pugi::xml_node s : Parser::elements(stages)) {
     const std::string where = at("stages", "", si++);
     CascadeStage stage;
-    stage.threshold = static_cast<float>(p.scalar_real(s, "stage_threshold", where)) - 1e-5f;
+    stage.threshold = p.scalar_real32(s, "stage_threshold", where) - 1e-5f;
     const pugi::xml_node trees = p.child(s, "trees", where);
     const std::size_t ntrees = Parser::element_count(trees);
     if (ntrees == 0) p.fail(where, "no trees");
@@ -361,7 +383,7 @@ void read_old(const Parser& p, pugi::xml_node root, CascadeModel& m) {
           rect.y = p.int32(v[1], nw);
           rect.width = p.int32(v[2], nw);
           rect.height = p.int32(v[3], nw);
-          rect.weight = static_cast<float>(p.real(v[4], nw));
+          rect.weight = p.real32(v[4], nw);
         }
         // OpenCV's conversion drops a third rectangle of (almost) zero weight.
         if (std::fabs(feature.rects[2].weight) < std::numeric_limits<float>::epsilon()) feature.rects[2] = HaarRectangle{};
@@ -373,16 +395,16 @@ void read_old(const Parser& p, pugi::xml_node root, CascadeModel& m) {
         CascadeNode node;
         node.feature = static_cast<int>(m.haar.size());
         m.haar.push_back(feature);
-        node.threshold = static_cast<float>(p.scalar_real(n, "threshold", nw));
+        node.threshold = p.scalar_real32(n, "threshold", nw);
         if (n.child("left_val")) {
           node.left = -leaf_count++;
-          m.leaves.push_back(static_cast<float>(p.scalar_real(n, "left_val", nw)));
+          m.leaves.push_back(p.scalar_real32(n, "left_val", nw));
         } else {
           node.left = p.scalar_int(n, "left_node", 1, Limits::max_nodes_per_tree, nw);
         }
         if (n.child("right_val")) {
           node.right = -leaf_count++;
-          m.leaves.push_back(static_cast<float>(p.scalar_real(n, "right_val", nw)));
+          m.leaves.push_back(p.scalar_real32(n, "right_val", nw));
         } else {
           node.right = p.scalar_int(n, "right_node", 1, Limits::max_nodes_per_tree, nw);
         }
@@ -398,19 +420,16 @@ void read_old(const Parser& p, pugi::xml_node root, CascadeModel& m) {
 }
 
 std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(ErrorCode::io, kOp, path, std::string("cannot open: ") + std::strerror(errno));
-  in.seekg(0, std::ios::end);
-  const std::streamoff size = in.tellg();
-  if (size < 0) throw Error(ErrorCode::io, kOp, path, "cannot determine the file size");
-  if (static_cast<std::uint64_t>(size) > Limits::max_file_bytes) {
+  InputFile input = open_input(path, kOp);
+  if (input.size > Limits::max_file_bytes) {
     throw Error(ErrorCode::out_of_range, kOp, path,
-                std::to_string(size) + " bytes is larger than a cascade can be (" +
+                std::to_string(input.size) + " bytes is larger than a cascade can be (" +
                     std::to_string(Limits::max_file_bytes) + ")");
   }
-  in.seekg(0, std::ios::beg);
-  std::string data(static_cast<std::size_t>(size), '\0');
-  if (!in.read(data.data(), size)) throw Error(ErrorCode::io, kOp, path, "read failed");
+  std::string data(static_cast<std::size_t>(input.size), '\0');
+  if (!data.empty() && std::fread(data.data(), 1, data.size(), input.file.get()) != data.size()) {
+    throw Error(ErrorCode::io, kOp, path, "read failed");
+  }
   return data;
 }
 

@@ -4,10 +4,12 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <exception>
 #include <memory>
 
 #include "core/image_checks.hpp"
 #include "io/io_detail.hpp"
+#include "io/jpeg_check.hpp"
 #include "plinth/error.hpp"
 #include "plinth/io.hpp"
 
@@ -23,33 +25,65 @@ namespace {
 constexpr const char* kRead = "read_image";
 constexpr const char* kWrite = "write_image";
 
-struct FileCloser {
-  void operator()(std::FILE* f) const { std::fclose(f); }
-};
-using File = std::unique_ptr<std::FILE, FileCloser>;
-
-File open_for_reading(const std::string& path, const char* op) {
-  File file(std::fopen(path.c_str(), "rb"));
-  if (!file) throw Error(ErrorCode::io, op, path, std::string("cannot open: ") + std::strerror(errno));
-  return file;
-}
+using detail::File;
 
 bool starts_with(const unsigned char* data, std::size_t size, std::string_view magic) {
   return size >= magic.size() && std::memcmp(data, magic.data(), magic.size()) == 0;
 }
 
-HostImage read_with_stb(const std::string& path) {
-  File file = open_for_reading(path, kRead);
-  int width = 0, height = 0, channels = 0;
-  if (!stbi_info_from_file(file.get(), &width, &height, &channels)) {
-    throw Error(ErrorCode::format, kRead, path, std::string("not a readable image: ") + stbi_failure_reason());
+std::uint32_t big_endian32(const unsigned char* p) {
+  return static_cast<std::uint32_t>(p[0]) << 24 | static_cast<std::uint32_t>(p[1]) << 16 |
+         static_cast<std::uint32_t>(p[2]) << 8 | p[3];
+}
+
+std::int32_t little_endian32(const unsigned char* p) {
+  return static_cast<std::int32_t>(static_cast<std::uint32_t>(p[0]) | static_cast<std::uint32_t>(p[1]) << 8 |
+                                   static_cast<std::uint32_t>(p[2]) << 16 | static_cast<std::uint32_t>(p[3]) << 24);
+}
+
+// The sizes PNG and BMP headers state, checked before stb looks at the file: stb's own refusal of
+// a zero or huge size reads "unknown image type", which says nothing useful.
+void check_header_size(const unsigned char* head, std::size_t got, const std::string& path) {
+  if (starts_with(head, got, "\x89PNG\r\n\x1a\n")) {
+    if (got < 26 || std::memcmp(head + 12, "IHDR", 4) != 0) {
+      throw Error(ErrorCode::format, kRead, path, "not a readable PNG file: the IHDR header is missing or truncated");
+    }
+    const int colour = head[25];
+    const int channels = colour == 0 ? 1 : colour == 4 ? 2 : colour == 6 ? 4 : 3;
+    detail::check_decoded_size(big_endian32(head + 16), big_endian32(head + 20), channels, "PNG", path);
+  } else if (starts_with(head, got, "BM") && got >= 26) {
+    const std::int32_t header_bytes = little_endian32(head + 14);
+    long long width = 0, height = 0;
+    if (header_bytes == 12) {  // OS/2 BITMAPCOREHEADER: 16-bit sizes
+      width = head[18] | head[19] << 8;
+      height = head[20] | head[21] << 8;
+    } else {
+      width = little_endian32(head + 18);
+      height = little_endian32(head + 22);
+      if (height < 0) height = -height;  // top-down rows
+    }
+    detail::check_decoded_size(width, height, 3, "BMP", path);
   }
+}
+
+HostImage read_with_stb(detail::InputFile input, const std::string& path) {
+  std::FILE* file = input.file.get();
+  detail::check_jpeg_huffman_tables(file, path);  // before stb reads any table
+  int width = 0, height = 0, channels = 0;
+  if (!stbi_info_from_file(file, &width, &height, &channels)) {
+    const char* reason = stbi_failure_reason();
+    // stb tries every format in turn and then names none; its own reason only when it has one.
+    const bool specific = reason != nullptr && std::string_view(reason) != "unknown image type";
+    throw Error(ErrorCode::format, kRead, path,
+                std::string("not a readable image: ") + (specific ? reason : "corrupt or truncated header"));
+  }
+  detail::check_decoded_size(width, height, std::clamp(channels, 1, 4), "image", path);
   detail::check_geometry(width, height, Format{Depth::u8, std::clamp(channels, 1, 4)}, kRead, path);
-  const bool sixteen = stbi_is_16_bit_from_file(file.get()) != 0;
-  std::fseek(file.get(), 0, SEEK_SET);
+  const bool sixteen = stbi_is_16_bit_from_file(file) != 0;
+  std::fseek(file, 0, SEEK_SET);
   int w = 0, h = 0, c = 0;
-  void* pixels = sixteen ? static_cast<void*>(stbi_load_from_file_16(file.get(), &w, &h, &c, 0))
-                         : static_cast<void*>(stbi_load_from_file(file.get(), &w, &h, &c, 0));
+  void* pixels = sixteen ? static_cast<void*>(stbi_load_from_file_16(file, &w, &h, &c, 0))
+                         : static_cast<void*>(stbi_load_from_file(file, &w, &h, &c, 0));
   if (pixels == nullptr) {
     const char* reason = stbi_failure_reason();
     throw Error(ErrorCode::format, kRead, path,
@@ -94,6 +128,23 @@ std::string extension_of(const std::string& path) {
   return ext;
 }
 
+void check_decoded_size(long long width, long long height, int channels, const char* what, const std::string& path) {
+  const std::string size = std::to_string(width) + "x" + std::to_string(height);
+  if (width <= 0 || height <= 0) {
+    throw Error(ErrorCode::format, kRead, path, std::string("the ") + what + " header gives a size of " + size + "; both sides must be positive");
+  }
+  if (width > max_image_dimension || height > max_image_dimension) {
+    throw Error(ErrorCode::out_of_range, kRead, path,
+                std::string("the ") + what + " header gives a size of " + size + "; each side must be at most " +
+                    std::to_string(max_image_dimension));
+  }
+  if (width * height > max_decoded_pixels || width * height * channels > max_image_elements) {
+    throw Error(ErrorCode::out_of_range, kRead, path,
+                std::string("the ") + what + " header gives a size of " + size + ", more than the " +
+                    std::to_string(max_decoded_pixels) + " pixels (2^28) read_image decodes");
+  }
+}
+
 }  // namespace detail
 
 HostImage to_gray(const HostImage& image) {
@@ -116,19 +167,9 @@ HostImage to_gray(const HostImage& image) {
   return gray;
 }
 
-HostImage read_image(const std::string& path, ReadMode mode) {
-  bool pnm = false;
-  {
-    File file = open_for_reading(path, kRead);
-    unsigned char head[8] = {};
-    const std::size_t got = std::fread(head, 1, sizeof head, file.get());
-    if (got == 0) throw Error(ErrorCode::format, kRead, path, "the file is empty");
-    pnm = got >= 2 && head[0] == 'P' && (head[1] == '2' || head[1] == '3' || head[1] == '5' || head[1] == '6');
-    const bool known = pnm || starts_with(head, got, "\x89PNG") || starts_with(head, got, "\xFF\xD8") ||
-                       starts_with(head, got, "BM");
-    if (!known) throw Error(ErrorCode::format, kRead, path, "not a PNG, JPEG, BMP, PGM or PPM file");
-  }
-  HostImage image = pnm ? detail::read_pnm(path) : read_with_stb(path);
+namespace {
+
+HostImage convert_mode(HostImage image, ReadMode mode, const std::string& path) {
   switch (mode) {
     case ReadMode::unchanged: return image;
     case ReadMode::gray:
@@ -139,11 +180,63 @@ HostImage read_image(const std::string& path, ReadMode mode) {
   return image;
 }
 
+// stb hands the encoded PNG over in one piece; errors are kept and thrown after stb returns, so
+// that no exception crosses its code.
+struct PngSink {
+  OutputFile* out;
+  std::exception_ptr error;
+};
+
+void png_sink(void* context, void* data, int size) {
+  auto* sink = static_cast<PngSink*>(context);
+  if (sink->error) return;
+  try {
+    sink->out->write(data, static_cast<std::size_t>(size));
+  } catch (...) {
+    sink->error = std::current_exception();
+  }
+}
+
+}  // namespace
+
+HostImage read_image(const std::string& path, ReadMode mode) {
+  bool pnm = false;
+  {
+    detail::InputFile input = detail::open_input(path, kRead);
+    if (input.size == 0) throw Error(ErrorCode::format, kRead, path, "the file is empty");
+    unsigned char head[32] = {};
+    const std::size_t got = std::fread(head, 1, sizeof head, input.file.get());
+    if (got == 0) throw Error(ErrorCode::io, kRead, path, "cannot read the file");
+    pnm = got >= 2 && head[0] == 'P' && (head[1] == '2' || head[1] == '3' || head[1] == '5' || head[1] == '6');
+    const bool known = pnm || starts_with(head, got, "\x89PNG") || starts_with(head, got, "\xFF\xD8") ||
+                       starts_with(head, got, "BM");
+    if (!known) throw Error(ErrorCode::format, kRead, path, "not a PNG, JPEG, BMP, PGM or PPM file");
+    if (!pnm) {
+      check_header_size(head, got, path);
+      std::fseek(input.file.get(), 0, SEEK_SET);
+      return convert_mode(read_with_stb(std::move(input), path), mode, path);
+    }
+  }
+  return convert_mode(detail::read_pnm(path), mode, path);
+}
+
 void write_image(const std::string& path, const HostImage& image) {
   if (image.empty()) throw Error(ErrorCode::invalid_argument, kWrite, "image", "the image is empty");
   const std::string ext = detail::extension_of(path);
-  if (ext == ".npy") return write_npy(path, image);
-  if (ext == ".pgm" || ext == ".ppm" || ext == ".pnm") return detail::write_pnm(path, image);
+  if (ext != ".npy" && ext != ".pgm" && ext != ".ppm" && ext != ".pnm" && ext != ".png") {
+    throw Error(ErrorCode::invalid_argument, kWrite, path, "unknown extension '" + ext + "' (use .png, .pgm, .ppm or .npy)");
+  }
+  OutputFile out(path, kWrite);
+  write_image(out, image);
+  out.commit();
+}
+
+void write_image(OutputFile& out, const HostImage& image) {
+  const std::string& path = out.path();
+  if (image.empty()) throw Error(ErrorCode::invalid_argument, kWrite, "image", "the image is empty");
+  const std::string ext = detail::extension_of(path);
+  if (ext == ".npy") return detail::write_npy_to(out, image);
+  if (ext == ".pgm" || ext == ".ppm" || ext == ".pnm") return detail::write_pnm(out, image);
   if (ext != ".png") {
     throw Error(ErrorCode::invalid_argument, kWrite, path, "unknown extension '" + ext + "' (use .png, .pgm, .ppm or .npy)");
   }
@@ -151,10 +244,12 @@ void write_image(const std::string& path, const HostImage& image) {
     throw Error(ErrorCode::unsupported_type, kWrite, path,
                 "PNG output takes 8-bit images; write " + std::string(to_string(image.depth())) + " as .pgm/.ppm (16 bit) or .npy");
   }
-  if (!stbi_write_png(path.c_str(), image.width(), image.height(), image.channels(), image.data(),
-                      static_cast<int>(image.pitch()))) {
-    throw Error(ErrorCode::io, kWrite, path, "cannot write the PNG file");
+  PngSink sink{&out, nullptr};
+  if (!stbi_write_png_to_func(png_sink, &sink, image.width(), image.height(), image.channels(), image.data(),
+                              static_cast<int>(image.pitch()))) {
+    throw Error(ErrorCode::io, kWrite, path, "cannot encode the PNG file");
   }
+  if (sink.error) std::rethrow_exception(sink.error);
 }
 
 }  // namespace plinth

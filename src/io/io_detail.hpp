@@ -1,17 +1,41 @@
 #pragma once
 // Helpers shared by the file readers and writers in src/io.
 
+#include <cstdint>
+#include <cstdio>
+#include <memory>
 #include <string>
 #include <string_view>
 
 #include "plinth/image.hpp"
 
+namespace plinth {
+class OutputFile;
+}
+
 namespace plinth::detail {
+
+struct FileCloser {
+  void operator()(std::FILE* f) const { std::fclose(f); }
+};
+using File = std::unique_ptr<std::FILE, FileCloser>;
+
+// A regular file opened for reading and its size in bytes. Directories, FIFOs and devices are
+// refused with Error(io) naming the path, without waiting (a FIFO without a writer would block).
+struct InputFile {
+  File file;
+  std::uint64_t size = 0;
+};
+InputFile open_input(const std::string& path, const char* operation);
 
 // Lower-case extension with the dot (".png"), or empty.
 std::string extension_of(const std::string& path);
 // PGM / PPM (P2, P3, P5, P6).
 HostImage read_pnm(const std::string& path);
-void write_pnm(const std::string& path, const HostImage& image);
+void write_pnm(OutputFile& out, const HostImage& image);
+void write_npy_to(OutputFile& out, const HostImage& image);
+// Refuses a header's size before anything is decoded: zero, beyond the library's image limits, or
+// more than max_decoded_pixels (plinth/io.hpp). `what` names the format ("PNG").
+void check_decoded_size(long long width, long long height, int channels, const char* what, const std::string& path);
 
 }  // namespace plinth::detail

@@ -6,12 +6,12 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <system_error>
+#include <cstdio>
 
 #include "core/image_checks.hpp"
+#include "io/io_detail.hpp"
 #include "plinth/error.hpp"
+#include "plinth/io.hpp"
 
 namespace plinth {
 namespace {
@@ -118,9 +118,7 @@ HostImage pack_nv12(const Nv12Frame& frame) {
 
 int count_nv12_frames(const std::string& path, Size size) {
   check_frame_size(size, "read_nv12", "size");
-  std::error_code ec;
-  const auto bytes = std::filesystem::file_size(path, ec);
-  if (ec) throw Error(ErrorCode::io, "read_nv12", path, "cannot read the file: " + ec.message());
+  const std::uint64_t bytes = detail::open_input(path, "read_nv12").size;
   const std::uint64_t frame = frame_bytes(size);
   if (bytes == 0 || bytes % frame != 0) {
     throw Error(ErrorCode::format, "read_nv12", path,
@@ -139,29 +137,49 @@ Nv12Frame read_nv12(const std::string& path, Size size, int index) {
     throw Error(ErrorCode::out_of_range, "read_nv12", "index",
                 std::to_string(index) + " is not one of the file's " + std::to_string(frames) + " frames");
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(ErrorCode::io, "read_nv12", path, "cannot open the file: " + std::string(std::strerror(errno)));
-  in.seekg(static_cast<std::streamoff>(frame_bytes(size) * static_cast<std::uint64_t>(index)));
+  detail::InputFile input = detail::open_input(path, "read_nv12");
+  std::FILE* in = input.file.get();
+  if (::fseeko(in, static_cast<off_t>(frame_bytes(size) * static_cast<std::uint64_t>(index)), SEEK_SET) != 0) {
+    throw Error(ErrorCode::io, "read_nv12", path, "cannot seek to frame " + std::to_string(index));
+  }
   Nv12Frame frame = make_nv12_frame(size);
-  for (int y = 0; y < size.height && in; ++y) {
-    in.read(reinterpret_cast<char*>(frame.y.row(y)), size.width);
-  }
-  for (int y = 0; y < size.height / 2 && in; ++y) {
-    in.read(reinterpret_cast<char*>(frame.uv.row(y)), size.width);
-  }
-  if (!in) throw Error(ErrorCode::io, "read_nv12", path, "the file ended early while reading");
+  const auto w = static_cast<std::size_t>(size.width);
+  bool ok = true;
+  for (int y = 0; y < size.height && ok; ++y) ok = std::fread(frame.y.row(y), 1, w, in) == w;
+  for (int y = 0; y < size.height / 2 && ok; ++y) ok = std::fread(frame.uv.row(y), 1, w, in) == w;
+  if (!ok) throw Error(ErrorCode::io, "read_nv12", path, "the file ended early while reading");
   return frame;
+}
+
+void write_nv12(OutputFile& out, const Nv12Frame& frame) {
+  check_nv12_frame(frame, "write_nv12", "frame");
+  const auto w = static_cast<std::size_t>(frame.y.width());
+  for (int y = 0; y < frame.y.height(); ++y) out.write(frame.y.row(y), w);
+  for (int y = 0; y < frame.uv.height(); ++y) out.write(frame.uv.row(y), w);
 }
 
 void write_nv12(const std::string& path, const Nv12Frame& frame, bool append) {
   check_nv12_frame(frame, "write_nv12", "frame");
-  std::ofstream out(path, std::ios::binary | (append ? std::ios::app : std::ios::trunc));
-  if (!out) throw Error(ErrorCode::io, "write_nv12", path, "cannot open the file for writing: " + std::string(std::strerror(errno)));
-  const auto w = static_cast<std::streamsize>(frame.y.width());
-  for (int y = 0; y < frame.y.height(); ++y) out.write(reinterpret_cast<const char*>(frame.y.row(y)), w);
-  for (int y = 0; y < frame.uv.height(); ++y) out.write(reinterpret_cast<const char*>(frame.uv.row(y)), w);
-  out.flush();
-  if (!out) throw Error(ErrorCode::io, "write_nv12", path, "writing failed");
+  if (!append) {
+    OutputFile out(path, "write_nv12");
+    write_nv12(out, frame);
+    out.commit();
+    return;
+  }
+  // Appending cannot go through a temporary file; every write and the close are checked.
+  std::FILE* file = std::fopen(path.c_str(), "ab");
+  if (file == nullptr) throw Error(ErrorCode::io, "write_nv12", path, "cannot open the file for writing: " + std::string(std::strerror(errno)));
+  detail::File owner(file);
+  const auto w = static_cast<std::size_t>(frame.y.width());
+  bool ok = true;
+  for (int y = 0; y < frame.y.height() && ok; ++y) ok = std::fwrite(frame.y.row(y), 1, w, file) == w;
+  for (int y = 0; y < frame.uv.height() && ok; ++y) ok = std::fwrite(frame.uv.row(y), 1, w, file) == w;
+  if (!ok || std::fflush(file) != 0) {
+    throw Error(ErrorCode::io, "write_nv12", path, "writing failed: " + std::string(std::strerror(errno)));
+  }
+  if (std::fclose(owner.release()) != 0) {
+    throw Error(ErrorCode::io, "write_nv12", path, "closing failed: " + std::string(std::strerror(errno)));
+  }
 }
 
 Nv12Frame nv12_from_rgb(const HostImage& rgb, bool bgr) {

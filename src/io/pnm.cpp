@@ -3,12 +3,11 @@
 #include <cctype>
 #include <cerrno>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <vector>
 
 #include "io/io_detail.hpp"
 #include "plinth/error.hpp"
+#include "plinth/io.hpp"
 
 namespace plinth::detail {
 namespace {
@@ -65,9 +64,15 @@ class Reader {
 }  // namespace
 
 HostImage read_pnm(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw Error(ErrorCode::io, kRead, path, std::string("cannot open: ") + std::strerror(errno));
-  std::vector<char> data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  InputFile input = open_input(path, kRead);
+  // The largest PGM/PPM: 2^28 pixels of three 16-bit samples, as ASCII of up to 6 bytes a sample,
+  // plus room for comments; read_image's size check refuses bigger images before this one would.
+  constexpr std::uint64_t max_file_bytes = std::uint64_t{1} << 33;
+  if (input.size > max_file_bytes) throw Error(ErrorCode::out_of_range, kRead, path, "the file is too large for a PGM/PPM image");
+  std::vector<char> data(static_cast<std::size_t>(input.size));
+  if (!data.empty() && std::fread(data.data(), 1, data.size(), input.file.get()) != data.size()) {
+    throw Error(ErrorCode::io, kRead, path, "cannot read the file");
+  }
   if (data.size() < 2 || data[0] != 'P') throw Error(ErrorCode::format, kRead, path, "not a PGM or PPM file");
   const char kind = data[1];
   const bool ascii = kind == '2' || kind == '3';
@@ -77,10 +82,7 @@ HostImage read_pnm(const std::string& path) {
   const long long height = reader.number("height");
   const long long maxval = reader.number("maxval");
   if (maxval < 1 || maxval > 65535) throw Error(ErrorCode::format, kRead, path, "maxval must be 1 to 65535");
-  if (width < 1 || height < 1 || width > max_image_dimension || height > max_image_dimension) {
-    throw Error(ErrorCode::out_of_range, kRead, path,
-                "size " + std::to_string(width) + "x" + std::to_string(height) + " is zero or too large");
-  }
+  check_decoded_size(width, height, channels, channels == 1 ? "PGM" : "PPM", path);
   const Depth depth = maxval > 255 ? Depth::u16 : Depth::u8;
   const std::size_t sample_bytes = depth_size(depth);
   const std::size_t samples = static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * channels;
@@ -113,7 +115,8 @@ HostImage read_pnm(const std::string& path) {
   return image;
 }
 
-void write_pnm(const std::string& path, const HostImage& image) {
+void write_pnm(OutputFile& out, const HostImage& image) {
+  const std::string& path = out.path();
   if (image.depth() != Depth::u8 && image.depth() != Depth::u16) {
     throw Error(ErrorCode::unsupported_type, "write_image", path, "PGM/PPM hold u8 or u16 samples; use .npy for other depths");
   }
@@ -123,10 +126,9 @@ void write_pnm(const std::string& path, const HostImage& image) {
     throw Error(ErrorCode::unsupported_type, "write_image", path,
                 "PGM holds 1 channel and PPM 3; this image has " + std::to_string(image.channels()));
   }
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  if (!out) throw Error(ErrorCode::io, "write_image", path, std::string("cannot create: ") + std::strerror(errno));
   const bool sixteen = image.depth() == Depth::u16;
-  out << (want_color ? "P6" : "P5") << '\n' << image.width() << ' ' << image.height() << '\n' << (sixteen ? 65535 : 255) << '\n';
+  out.write(std::string(want_color ? "P6" : "P5") + '\n' + std::to_string(image.width()) + ' ' +
+            std::to_string(image.height()) + '\n' + (sixteen ? "65535" : "255") + '\n');
   std::vector<unsigned char> row(image.row_bytes());
   for (int y = 0; y < image.height(); ++y) {
     if (sixteen) {
@@ -138,9 +140,8 @@ void write_pnm(const std::string& path, const HostImage& image) {
     } else {
       std::memcpy(row.data(), image.row(y), row.size());
     }
-    out.write(reinterpret_cast<const char*>(row.data()), static_cast<std::streamsize>(row.size()));
+    out.write(row.data(), row.size());
   }
-  if (!out) throw Error(ErrorCode::io, "write_image", path, "write failed");
 }
 
 }  // namespace plinth::detail

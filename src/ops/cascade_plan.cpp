@@ -13,7 +13,6 @@ namespace {
 constexpr const char* kOp = "detect_multi_scale";
 
 // cvRound: nearest, ties to even (the FPU's default mode).
-int round_even(double v) { return static_cast<int>(std::nearbyint(v)); }
 int round_even(float v) { return static_cast<int>(std::nearbyint(v)); }
 
 }  // namespace
@@ -32,11 +31,13 @@ std::vector<ScaleJob> plan_scales(const CascadeModel& model, Size image, int ima
   }
   std::vector<float> scales;
   for (double factor = 1;; factor *= options.scale_factor) {
-    const Size window{round_even(win.width * factor), round_even(win.height * factor)};
-    if (window.width > max_size.width || window.height > max_size.height || window.width > image.width ||
-        window.height > image.height) {
+    // The window is compared as a double first: a large factor would overflow int (and a factor
+    // grown to inf never ends the loop through a converted size).
+    const double window_w = std::nearbyint(win.width * factor), window_h = std::nearbyint(win.height * factor);
+    if (!(window_w <= max_size.width && window_h <= max_size.height && window_w <= image.width && window_h <= image.height)) {
       break;
     }
+    const Size window{static_cast<int>(window_w), static_cast<int>(window_h)};
     if (window.width < options.min_size.width || window.height < options.min_size.height) continue;
     scales.push_back(static_cast<float>(factor));
   }

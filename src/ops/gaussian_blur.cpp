@@ -5,6 +5,8 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <tuple>
 #include <string>
 #include <vector>
 
@@ -53,6 +55,17 @@ Event gaussian_blur(Queue& queue, const DeviceImage& src, DeviceImage& dst, cons
   Size k = options.ksize;
   if (k.width <= 0 && sigma1 > 0) k.width = derived_ksize(sigma1, src.depth());
   if (k.height <= 0 && sigma2 > 0) k.height = derived_ksize(sigma2, src.depth());
+  // A size derived from a sigma that is too large is the sigma's fault, not the ksize's.
+  for (const auto& [given, derived, sigma] : {std::tuple{options.ksize.width, k.width, sigma1},
+                                              std::tuple{options.ksize.height, k.height, sigma2}}) {
+    if (given <= 0 && derived > sep_filter_max_taps) {
+      char text[32];
+      std::snprintf(text, sizeof text, "%g", sigma);
+      throw Error(ErrorCode::out_of_range, kOp, "sigma",
+                  std::string(text) + " would need a kernel of more than " + std::to_string(sep_filter_max_taps) +
+                      " taps (the largest); give a smaller sigma");
+    }
+  }
   if (k.width <= 0 || k.height <= 0 || k.width % 2 == 0 || k.height % 2 == 0) {
     throw Error(ErrorCode::invalid_argument, kOp, "ksize",
                 detail::size_text(k) + " (each side must be odd and positive, or 0 with a positive sigma)");

@@ -71,7 +71,11 @@ void run(const Options& o, Globals& globals) {
   if (!o.json.empty() && o.json != "-") check_writable(o.json, globals);
   // With the JSON on stdout the table goes to stderr, so that stdout stays one document.
   std::ostream& table = o.json == "-" ? std::cerr : std::cout;
-  bench::run_benchmark(globals.context(), globals.queue(), options, table, std::cerr);
+  const int failed = bench::run_benchmark(globals.context(), globals.queue(), options, table, std::cerr);
+  if (failed > 0) {
+    throw Error(ErrorCode::device, "bench", "", std::to_string(failed) + (failed == 1 ? " case" : " cases") +
+                                                    " failed (the error rows above say why)");
+  }
 }
 
 void setup(CLI::App& command, Globals& globals) {

@@ -5,10 +5,14 @@
 // --draw writes the image with the rectangles drawn in green as PNG: a file for one input, a
 // directory for several. A video file (the only input) gives one JSON line per frame and --draw
 // writes a video (detect_video.cpp).
+// Inputs are processed in order. When one fails (unreadable, not an image), the run stops with
+// one error line and exit code 1; the inputs before it have been reported (text or JSON alike:
+// the JSON array then holds the inputs that completed) and their drawings written.
 #include <glob.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -125,14 +129,18 @@ void progress(std::size_t done, std::size_t total) {
 void run(const Options& o, Globals& globals) {
   const std::vector<std::string> files = expand_inputs(o.inputs);
   DetectOptions options;
-  if (!(o.scale_factor > 1.0)) {
-    throw Error(ErrorCode::invalid_argument, kCmd, "--scale-factor", "must be greater than 1");
+  if (!(o.scale_factor > 1.0) || !std::isfinite(o.scale_factor)) {
+    throw Error(ErrorCode::invalid_argument, kCmd, "--scale-factor", "must be a finite number greater than 1");
   }
   if (o.min_neighbors < 0) throw Error(ErrorCode::invalid_argument, kCmd, "--min-neighbors", "must be >= 0");
   options.scale_factor = o.scale_factor;
   options.min_neighbors = o.min_neighbors;
   if (!o.min_size.empty()) options.min_size = parse_size(o.min_size, "--min-size");
   if (!o.max_size.empty()) options.max_size = parse_size(o.max_size, "--max-size");
+  if (!o.min_size.empty() && !o.max_size.empty() &&
+      (options.min_size.width > options.max_size.width || options.min_size.height > options.max_size.height)) {
+    throw Error(ErrorCode::invalid_argument, kCmd, "--min-size", o.min_size + " is larger than --max-size " + o.max_size);
+  }
   options.method = parse_cascade_method(o.method);
   // A video is read frame by frame (detect_video.cpp): one JSON line per frame, --draw a video.
   if (std::any_of(files.begin(), files.end(), [](const std::string& f) { return is_video_file(f); })) {
@@ -165,14 +173,34 @@ void run(const Options& o, Globals& globals) {
   Queue& queue = globals.queue();
   DetectionBatch batch;
   const bool bar = files.size() > 1 && ::isatty(STDERR_FILENO);
-  std::ostringstream json;
-  json << "[";
+  // JSON goes out per input as it completes, so that a later failure leaves the same results on
+  // stdout as text mode does; the array is closed on the way out, also after an error.
+  struct JsonArray {
+    bool on = false;
+    bool opened = false;
+    void open() {
+      if (on && !opened) std::cout << "[";
+      opened = true;
+    }
+    ~JsonArray() {
+      if (on && opened) std::cout << "\n]\n" << std::flush;
+    }
+  } array;
+  array.on = o.json;
   for (std::size_t i = 0; i < files.size(); ++i) {
     const HostImage gray = read_image(files[i], ReadMode::gray);
     const DeviceImage d_gray = queue.upload(gray);
     detect_multi_scale(queue, cascade, std::span<const DeviceImage>(&d_gray, 1), batch, options);
     const std::vector<Detection> found = batch.results().front();
+    if (!drawn.empty()) {
+      if (files.size() > 1) fs::create_directories(o.draw);
+      HostImage rgb = read_image(files[i], ReadMode::rgb);
+      draw_rectangles(rgb, found);
+      write_image(drawn[i], rgb);
+    }
     if (o.json) {
+      array.open();
+      std::ostringstream json;
       json << (i ? "," : "") << "\n  {\"file\": \"" << json_escape(files[i]) << "\", \"width\": " << gray.width()
            << ", \"height\": " << gray.height() << ", \"detections\": [";
       for (std::size_t k = 0; k < found.size(); ++k) {
@@ -181,23 +209,19 @@ void run(const Options& o, Globals& globals) {
              << ", \"height\": " << r.height << ", \"neighbors\": " << found[k].neighbors << "}";
       }
       json << "]}";
+      std::cout << json.str() << std::flush;
     } else {
       std::cout << files[i] << ": " << found.size() << (found.size() == 1 ? " object" : " objects") << '\n';
       for (const Detection& d : found) {
         std::cout << "  " << d.rect.x << "," << d.rect.y << " " << d.rect.width << "x" << d.rect.height << " ("
                   << d.neighbors << " neighbours)\n";
       }
-    }
-    if (!drawn.empty()) {
-      if (files.size() > 1) fs::create_directories(o.draw);
-      HostImage rgb = read_image(files[i], ReadMode::rgb);
-      draw_rectangles(rgb, found);
-      write_image(drawn[i], rgb);
-      if (!o.json) std::cout << "  wrote " << drawn[i] << '\n';
+      if (!drawn.empty()) std::cout << "  wrote " << drawn[i] << '\n';
+      std::cout << std::flush;
     }
     if (bar) progress(i + 1, files.size());
   }
-  if (o.json) std::cout << json.str() << "\n]\n";
+  array.open();  // an empty run still prints a JSON array
 }
 
 void setup(CLI::App& command, Globals& globals) {

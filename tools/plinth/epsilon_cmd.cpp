@@ -4,6 +4,7 @@
 // image file for a single frame (converted back to RGB).
 #include <iomanip>
 #include <iostream>
+#include <optional>
 
 #include "cli_images.hpp"
 #include "command.hpp"
@@ -45,6 +46,9 @@ void run(const Options& o, Globals& globals) {
   }
 
   Queue& queue = globals.queue();
+  // Frames go into one OutputFile, put in place after the last: a failure leaves nothing behind.
+  std::optional<OutputFile> raw_file;
+  if (raw_out) raw_file.emplace(o.output, "filter epsilon");
   double device_us = 0.0;
   Size frame_size;
   for (int i = 0; i < frames; ++i) {
@@ -56,13 +60,14 @@ void run(const Options& o, Globals& globals) {
     event.wait();
     device_us += event.elapsed_us();
     if (raw_out) {
-      write_nv12(o.output, download_nv12(queue, d_dst), i > 0);
+      write_nv12(*raw_file, download_nv12(queue, d_dst));
     } else {
       DeviceImage rgb;
       cvt_color(queue, d_dst, rgb, ColorConversion::nv12_to_rgb);
       write_image(o.output, queue.download(rgb));
     }
   }
+  if (raw_file) raw_file->commit();
   std::cout << o.input << ": " << frames << " NV12 frame" << (frames == 1 ? "" : "s") << " of " << frame_size.width << "x"
             << frame_size.height << ", epsilon filter " << o.window << "x" << o.window << " threshold " << o.threshold
             << " on " << globals.context().device().name << " in " << std::fixed << std::setprecision(1) << device_us

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iomanip>
 #include <iostream>
@@ -64,6 +65,14 @@ std::vector<float> parse_kernel_2d(const std::string& text, Size& ksize) {
   const bool inline_list = text.find_first_of(",;") != std::string::npos ||
                            text.find_first_not_of("0123456789.-+eE ") == std::string::npos;
   if (!inline_list) {
+    // A regular file of sensible size only: opening a FIFO would wait for a writer forever.
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(text, ec)) {
+      throw Error(ErrorCode::io, "filter", "--kernel", "'" + text + "' is not a list of numbers nor a regular file");
+    }
+    if (std::filesystem::file_size(text, ec) > (1u << 20)) {
+      throw Error(ErrorCode::out_of_range, "filter", "--kernel", "'" + text + "' is larger than a kernel file can be (1 MiB)");
+    }
     std::ifstream file(text);
     if (!file) throw Error(ErrorCode::io, "filter", "--kernel", "cannot open '" + text + "'");
     std::ostringstream all;

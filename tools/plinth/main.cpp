@@ -57,14 +57,66 @@ bool has_extension(const std::string& path, std::string_view ext) {
                     [](char a, char b) { return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b)); });
 }
 
+namespace {
+
+// A positive side of a size, within the library's largest image side; no sscanf, whose %d
+// overflows on long numbers.
+bool parse_side(std::string_view text, int& out) {
+  if (text.empty() || text.size() > 9) return false;
+  long value = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') return false;
+    value = value * 10 + (c - '0');
+  }
+  if (value < 1 || value > max_image_dimension) return false;
+  out = static_cast<int>(value);
+  return true;
+}
+
+}  // namespace
+
 Size parse_size(const std::string& text, const char* what) {
+  const std::size_t x = text.find_first_of("xX");
   int w = 0, h = 0;
-  char x = 0, extra = 0;
-  if (std::sscanf(text.c_str(), "%d%c", &w, &extra) == 1 && w > 0) return Size{w, w};  // "5" means 5x5
-  if (std::sscanf(text.c_str(), "%d%c%d%c", &w, &x, &h, &extra) != 3 || (x != 'x' && x != 'X') || w <= 0 || h <= 0) {
-    throw Error(ErrorCode::invalid_argument, "", what, "'" + text + "' is not a size WxH (or N for NxN) with positive sides");
+  const bool ok = x == std::string::npos ? parse_side(text, w) && parse_side(text, h)  // "5" means 5x5
+                                         : parse_side(std::string_view(text).substr(0, x), w) &&
+                                               parse_side(std::string_view(text).substr(x + 1), h);
+  if (!ok) {
+    throw Error(ErrorCode::invalid_argument, "", what,
+                "'" + (text.size() > 32 ? text.substr(0, 32) + "..." : text) +
+                    "' is not a size WxH (or N for NxN) with sides 1 to " + std::to_string(max_image_dimension));
   }
   return Size{w, h};
+}
+
+// CLI11 reports a command it does not know as "A subcommand is required"; this names it. Walks the
+// arguments as the parser does: global options (--device takes a value) and then commands, down
+// through parents such as `filter`. Empty when every command word is known.
+std::string unknown_command(int argc, char** argv, CLI::App& app) {
+  CLI::App* level = &app;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "--device") {
+      ++i;
+      continue;
+    }
+    if (arg.empty() || arg[0] == '-') continue;
+    const std::vector<CLI::App*> subs = level->get_subcommands([](CLI::App*) { return true; });
+    CLI::App* sub = nullptr;
+    std::string names;
+    for (CLI::App* s : subs) {
+      if (s->check_name(std::string(arg))) sub = s;
+      names += (names.empty() ? "" : ", ") + s->get_name();
+    }
+    if (sub == nullptr) {
+      const std::string shown = arg.size() > 32 ? std::string(arg.substr(0, 32)) + "..." : std::string(arg);
+      const std::string parent = level == &app ? "" : level->get_name() + " ";
+      return "unknown command '" + parent + shown + "' (commands: " + names + ")";
+    }
+    if (sub->get_require_subcommand_min() == 0) return {};
+    level = sub;
+  }
+  return {};
 }
 
 }  // namespace plinth::cli
@@ -104,7 +156,8 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    std::cerr << "plinth: " << e.what() << " (see plinth --help)\n";
+    const std::string unknown = unknown_command(argc, argv, app);
+    std::cerr << "plinth: " << (unknown.empty() ? std::string(e.what()) : unknown) << " (see plinth --help)\n";
     return 2;
   } catch (const plinth::Error& e) {
     std::cerr << "plinth: " << e.what() << '\n';

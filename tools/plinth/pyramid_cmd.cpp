@@ -73,7 +73,14 @@ void run(const Options& o, Globals& globals) {
     names.push_back(o.prefix + "_" + std::to_string(i) + extension_for(images.back()));
     check_writable(names.back(), globals);
   }
-  for (std::size_t i = 0; i < images.size(); ++i) write_image(names[i], images[i]);
+  // Every level is written completely before any is put in place, so that a failure leaves no
+  // level behind (and the files that were there untouched).
+  std::vector<OutputFile> files;
+  for (std::size_t i = 0; i < images.size(); ++i) {
+    files.emplace_back(names[i], "write_image");
+    write_image(files.back(), images[i]);
+  }
+  for (OutputFile& file : files) file.commit();
   std::cout << o.input << ": " << describe(src) << ", " << levels.size() << " levels on " << globals.context().device().name;
   if (event.valid()) std::cout << " in " << std::fixed << std::setprecision(1) << event.elapsed_us() << " us";
   std::cout << '\n';

@@ -1,0 +1,98 @@
+// The fuzz targets' inputs in the normal suite (fuzz/targets.hpp runs each as its fuzzer does):
+// every seed in fuzz/corpus/<target>/ must be accepted, so the fuzzers start from valid files;
+// every input in fuzz/regressions/<target>/ (a crash a fuzzer once found) must be accepted or
+// refused with a plinth::Error, and under the sanitizer build (docs/RELIABILITY.md) must raise
+// no report.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "../fuzz/targets.hpp"
+#include "plinth/error.hpp"
+
+namespace plinth {
+namespace {
+
+namespace fs = std::filesystem;
+using Input = void (*)(const std::uint8_t*, std::size_t);
+
+struct Target {
+  const char* name;
+  Input run;
+};
+
+constexpr Target kTargets[] = {
+    {"cascade", fuzz::cascade_input},
+    {"image", fuzz::image_input},
+    {"npy", fuzz::npy_input},
+    {"nv12", fuzz::nv12_input},
+};
+
+std::vector<fs::path> files_in(const fs::path& dir) {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    if (e.is_regular_file() && e.path().filename() != "README.md") out.push_back(e.path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<std::uint8_t> bytes_of(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+TEST(FuzzCorpus, EverySeedIsAcceptedByItsReader) {
+  for (const Target& target : kTargets) {
+    const auto seeds = files_in(fs::path(PLINTH_SOURCE_DIR) / "fuzz" / "corpus" / target.name);
+    EXPECT_GE(seeds.size(), 4u) << "fuzz/corpus/" << target.name << " lacks seeds";
+    for (const fs::path& seed : seeds) {
+      SCOPED_TRACE(seed.string());
+      const auto data = bytes_of(seed);
+      try {
+        target.run(data.data(), data.size());
+      } catch (const Error& e) {
+        ADD_FAILURE() << "refused: " << e.what();
+      }
+    }
+  }
+}
+
+TEST(FuzzCorpus, EveryFoundCrashIsNowAcceptedOrRefusedCleanly) {
+  for (const Target& target : kTargets) {
+    for (const fs::path& input : files_in(fs::path(PLINTH_SOURCE_DIR) / "fuzz" / "regressions" / target.name)) {
+      SCOPED_TRACE(input.string());
+      const auto data = bytes_of(input);
+      try {
+        target.run(data.data(), data.size());
+      } catch (const Error&) {
+        // A clear refusal is what the fix gives.
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << "threw a non-plinth exception: " << e.what();
+      }
+    }
+  }
+}
+
+// stb_image 2.27 writes past its Huffman tables when a DHT segment declares more than 256 codes
+// (fuzz_image's first find); src/io/jpeg_check.cpp refuses such files before stb reads them.
+TEST(FuzzCorpus, JpegHuffmanTableOfMoreThan256CodesIsRefused) {
+  const auto data = bytes_of(fs::path(PLINTH_SOURCE_DIR) / "fuzz/regressions/image/stb_jpeg_dht_over_256_codes.jpg");
+  ASSERT_FALSE(data.empty());
+  try {
+    fuzz::image_input(data.data(), data.size());
+    ADD_FAILURE() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::format);
+    EXPECT_NE(std::string(e.what()).find("Huffman table declares"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace plinth
