@@ -9,6 +9,7 @@ packages=(
   ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers pocl-opencl-icd clinfo
   libstb-dev libcli11-dev libpugixml-dev nlohmann-json3-dev
   libgtest-dev libopencv-dev opencv-data opencv-doc
+  libavformat-dev libavcodec-dev libswscale-dev libavutil-dev
 )
 missing=()
 for p in "${packages[@]}"; do
