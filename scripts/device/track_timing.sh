@@ -34,9 +34,9 @@ one() {
   echo; echo "=== plinth track $input $*"
   # Twice: the first run compiles (or loads) the kernels; the second is the one to read.
   rm -rf "$draw"/*
-  timeout 120 "$plinth" track "$input" "$@" ${PLINTH_TRACK_ARGS:-} > /dev/null 2> /dev/null
+  timeout 60 "$plinth" track "$input" "$@" ${PLINTH_TRACK_ARGS:-} > /dev/null 2> /dev/null
   rm -rf "$draw"/*
-  timeout 120 "$plinth" track "$input" "$@" ${PLINTH_TRACK_ARGS:-} --timing > /dev/null
+  timeout 60 "$plinth" track "$input" "$@" ${PLINTH_TRACK_ARGS:-} --timing > /dev/null
   echo "exit $?"
 }
 draw=$(mktemp -d /tmp/plinth-track.XXXXXX)
@@ -45,8 +45,6 @@ one --json
 one --json --points 5000 --min-distance 5
 one --json --redetect-below 800
 # Drawing: a video where this CLI has FFmpeg, else PNG frames into a fresh folder.
-if "$plinth" track --help 2>/dev/null | grep -q -- --draw; then
-  if ldd "$plinth" 2>/dev/null | grep -q libavcodec; then one --draw "$draw/tracks.mp4"
-  else one --draw "$draw/frames"; fi
-fi
+if ldd "$plinth" 2>/dev/null | grep -q libavcodec; then one --draw "$draw/tracks.mp4"
+else one --draw "$draw/frames"; fi
 rm -rf "$draw"
