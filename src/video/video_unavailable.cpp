@@ -8,9 +8,9 @@ namespace {
 
 [[noreturn]] void unavailable(const char* op, const std::string& path) {
   throw Error(ErrorCode::unsupported_type, op, path,
-              "video support was not built: FFmpeg's development files (libavformat, libavcodec, libswscale) "
-              "were not found when plinth was configured (PLINTH_WITH_VIDEO); decode the video to PNG frames "
-              "elsewhere and pass those");
+              "video support was not built (FFmpeg's libavformat, libavcodec and libswscale were not found, or "
+              "PLINTH_WITH_VIDEO was OFF, when plinth was configured); decode the video to PNG frames "
+              "(plinth frames) where it was built, and pass those");
 }
 
 }  // namespace
