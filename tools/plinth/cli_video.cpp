@@ -122,6 +122,10 @@ FrameSink::FrameSink(std::string target, const char* command, const Globals& glo
   while (target_.size() > 1 && target_.back() == '/') target_.pop_back();
   to_video_ = is_video_file(target_);
   std::error_code ec;
+  const fs::path parent = fs::path(target_).parent_path();
+  if (!parent.empty() && !fs::is_directory(parent, ec)) {
+    throw Error(ErrorCode::io, command, target_, "the folder it goes in, " + parent.string() + ", does not exist");
+  }
   if (to_video_) {
     if (fs::is_directory(target_, ec)) throw Error(ErrorCode::invalid_argument, command, target_, "is a folder, not a video file");
     check_writable(target_, globals);
