@@ -1,5 +1,5 @@
 // plinth track VIDEO|FRAMES... [--points N] [--quality Q] [--min-distance D] [--block-size B]
-//   [--win N] [--levels L] [--redetect-below K] [--json] [--draw OUT] [--timing]
+//   [--win N] [--levels L] [--redetect-below K] [--json] [--draw OUT] [--timing] [--max-frames N]
 // Keeps a set of points across frames: good features to track on the first frame, pyramidal
 // Lucas-Kanade (OpenCV 4.6's algorithm, bit exact) from each frame to the next, and when fewer
 // than K points survive (K > 0), new corners detected away from the survivors to refill the set.
@@ -42,6 +42,7 @@ struct Options {
   bool json = false;
   std::string draw;
   bool timing = false;
+  std::int64_t max_frames = 0;
 };
 
 // Where the time of a run goes, by stage (host clock; with --timing each device stage is waited
@@ -105,6 +106,7 @@ void validate(const Options& o) {
   if (o.levels > 10) bad("--levels", "must be at most 10");
   if (o.redetect_below < 0) bad("--redetect-below", "must be >= 0 (0 never re-detects)");
   if (o.redetect_below > o.points) bad("--redetect-below", "cannot exceed --points");
+  if (o.max_frames < 0) bad("--max-frames", "must be >= 0 (0: every frame)");
 }
 
 // A mask that keeps new corners min_distance away from the points still tracked.
@@ -153,7 +155,8 @@ void run(const Options& o, Globals& globals) {
   Queue& queue = globals.queue();
   const Context& context = queue.context();
   Stages stages(o.timing);
-  Progress progress(frames.expected_count());
+  const std::int64_t expected = frames.expected_count();
+  Progress progress(o.max_frames > 0 && (expected == 0 || o.max_frames < expected) ? o.max_frames : expected);
   const auto wall_start = std::chrono::steady_clock::now();
 
   OpticalFlowPyramid pyramids[2];
@@ -169,7 +172,7 @@ void run(const Options& o, Globals& globals) {
   DeviceImage d_gray;
 
   stages.start();
-  while (frames.next(gray, sink ? &bgr : nullptr)) {
+  while ((o.max_frames == 0 || frames.index() + 1 < o.max_frames) && frames.next(gray, sink ? &bgr : nullptr)) {
     stages.end(Stages::decode);
     const std::int64_t index = frames.index();
     if (d_gray.empty() || d_gray.size() != gray.size()) d_gray = DeviceImage(context, gray.width(), gray.height(), gray.format());
@@ -290,6 +293,7 @@ void setup(CLI::App& command, Globals& globals) {
                      "detect new points when fewer than this many survive (default 0: never)");
   command.add_flag("--json", o->json, "one JSON line per frame on stdout: each point's id, x, y, status and err");
   command.add_option("--draw", o->draw, "write the frames with points and tracks drawn: a video (.mp4 .avi .mkv) or a new folder of PNGs");
+  command.add_option("--max-frames", o->max_frames, "track the first N frames only (default 0: all)");
   command.add_flag("--timing", o->timing, "report frames/s and the time of each stage on stderr (waits for each)");
   command.callback([o, &globals] { run(*o, globals); });
 }
