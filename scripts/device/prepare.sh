@@ -38,7 +38,7 @@ mkdir -p "$out/bin" "$out/lib" "$out/fallback" "$out/prefix/include/stb" "$out/p
 cp "$build/tests/plinth_tests" "$build/tools/plinth/plinth" "$out/bin/"
 # A CLI linked with FFmpeg (video support, src/video/) would drag in some 170 MB of codec
 # libraries: carry one built without video instead, from a second build folder.
-if ldd "$build/tools/plinth/plinth" | grep -q 'libavcodec'; then
+if ldd "$build/tools/plinth/plinth" | grep 'libavcodec' >/dev/null; then  # not grep -q: no SIGPIPE under pipefail
   novideo=$build-novideo
   echo "prepare: $build's CLI links FFmpeg; building one without video in $novideo"
   launcher=$(sed -n 's/^CMAKE_CXX_COMPILER_LAUNCHER:[A-Z]*=//p' "$build/CMakeCache.txt")
@@ -64,7 +64,9 @@ if ldd "$out/bin/plinth_tests" | grep -q 'not found'; then
   ldd "$out/bin/plinth_tests" | grep 'not found' >&2
   exit 1
 fi
-opencl=$(ldconfig -p | awk '/libOpenCL\.so\.1 / && /x86-64/ {print $NF; exit}')
+# awk reads to the end: an early exit would kill ldconfig with SIGPIPE, which pipefail and set -e
+# turn into the script's silent end.
+opencl=$(ldconfig -p | awk '!found && /libOpenCL\.so\.1 / && /x86-64/ {print $NF; found = 1}')
 [ -n "$opencl" ] && cp -L "$opencl" "$out/fallback/libOpenCL.so.1"
 
 # Headers and CMake packages for configuring plinth on the device.
