@@ -1,6 +1,6 @@
 /* Stable sorting of 32-bit keys, alone or with 32-bit values. Host side: src/ops/sort.cpp;
  * methods and measurements: docs/sort.md. Options:
- *   KEY_KIND, DESCENDING   the keys' kind and the order (sort_keys.h turns keys into order words)
+ * Arguments key_kind (SORT_KEY_*) and descending: sort_keys.h turns keys into order words.
  *   HAS_VALUES             1 when values travel with the keys
  * Keys and values are moved as uint bits whatever their type.
  *
@@ -30,7 +30,7 @@
 
 /* counts[d * tiles + tile] = number of keys of tile `tile` whose digit at `shift` is d. */
 KERNEL REQD_GROUP_SIZE(SORT_GROUP, 1, 1) void radix_count(CONST_ARRAY_PARAM(uint, keys), int n, int shift, int first,
-                                                          GLOBAL uint* counts, int counts_offset, int tiles) {
+                                                          int key_kind, int descending, GLOBAL uint* counts, int counts_offset, int tiles) {
   LOCAL uint hist[SORT_DIGITS];
   const int lid = LOCAL_ID(0), tile = GROUP_ID(0);
   hist[lid] = 0;
@@ -41,7 +41,7 @@ KERNEL REQD_GROUP_SIZE(SORT_GROUP, 1, 1) void radix_count(CONST_ARRAY_PARAM(uint
     const int p = base + i * SORT_GROUP + lid;
     if (p < n) {
       uint k = ARRAY_AT(keys, p);
-      if (first) k = order_word(k);
+      if (first) k = order_word(k, key_kind, descending);
       ATOMIC_ADD(&hist[(k >> shift) & (SORT_DIGITS - 1)], 1u);
     }
   }
@@ -57,18 +57,23 @@ KERNEL REQD_GROUP_SIZE(SORT_GROUP, 1, 1) void sort_scan_rows(GLOBAL uint* counts
   if (LOCAL_ID(0) == 0) totals[totals_offset + GROUP_ID(0)] = total;
 }
 
+/* Local arrays are padded by one word per 32, so that a work-item reading SORT_ITEMS (or
+ * SORT_SUB_DIGITS) consecutive words while its neighbours do the same hits distinct banks
+ * instead of all 32 lanes of a warp falling on 4 (or 2) banks. */
+#define PADDED(i) ((i) + ((i) >> 5))
+
 /* One pass: the tile's keys ranked stably by digit in local memory, then written out. `first`:
  * the input holds keys (turned into order words here); `last`: write keys, not order words.
  * counts: the scanned offsets of radix_count's layout, followed by the digits' totals. */
 KERNEL REQD_GROUP_SIZE(SORT_GROUP, 1, 1) void radix_scatter(CONST_ARRAY_PARAM(uint, keys_in), CONST_ARRAY_PARAM(uint, values_in),
                                                             ARRAY_PARAM(uint, keys_out), ARRAY_PARAM(uint, values_out), int n,
-                                                            int shift, int first, int last, GLOBAL const uint* counts,
+                                                            int shift, int first, int last, int key_kind, int descending, GLOBAL const uint* counts,
                                                             int counts_offset, int tiles) {
-  LOCAL uint lkeys[SORT_TILE];
+  LOCAL uint lkeys[PADDED(SORT_TILE)];
 #if HAS_VALUES
-  LOCAL uint lvals[SORT_TILE];
+  LOCAL uint lvals[PADDED(SORT_TILE)];
 #endif
-  LOCAL uint counters[SORT_SUB_DIGITS * SORT_GROUP]; /* [digit][work-item] */
+  LOCAL uint counters[PADDED(SORT_SUB_DIGITS * SORT_GROUP)]; /* [digit][work-item], padded */
   LOCAL uint digit_dst[SORT_DIGITS];                 /* where the tile's first key of a digit goes */
   LOCAL uint digit_start[SORT_DIGITS];               /* its position in the ranked tile */
   LOCAL uint slots[SORT_GROUP + 32];
@@ -83,11 +88,11 @@ KERNEL REQD_GROUP_SIZE(SORT_GROUP, 1, 1) void radix_scatter(CONST_ARRAY_PARAM(ui
     uint k = 0xFFFFFFFFu;
     if (p < valid) {
       k = ARRAY_AT(keys_in, base + p);
-      if (first) k = order_word(k);
+      if (first) k = order_word(k, key_kind, descending);
     }
-    lkeys[p] = k;
+    lkeys[PADDED(p)] = k;
 #if HAS_VALUES
-    lvals[p] = p < valid ? ARRAY_AT(values_in, base + p) : 0u;
+    lvals[PADDED(p)] = p < valid ? ARRAY_AT(values_in, base + p) : 0u;
 #endif
   }
   {
@@ -98,29 +103,29 @@ KERNEL REQD_GROUP_SIZE(SORT_GROUP, 1, 1) void radix_scatter(CONST_ARRAY_PARAM(ui
   }
   BARRIER_LOCAL();
 
-  /* Work-item lid holds tile positions lid * SORT_ITEMS + j: ranking in (digit, work-item, j)
-   * order keeps the tile's order among equal digits. */
-  uint key[SORT_ITEMS];
-#if HAS_VALUES
-  uint val[SORT_ITEMS];
-#endif
-  UNROLL
-  for (int j = 0; j < SORT_ITEMS; ++j) {
-    key[j] = lkeys[lid * SORT_ITEMS + j];
-#if HAS_VALUES
-    val[j] = lvals[lid * SORT_ITEMS + j];
-#endif
-  }
   for (int nibble = 0; nibble < 2; ++nibble) {
     const int s = shift + 4 * nibble;
+    /* Work-item lid holds tile positions lid * SORT_ITEMS + j: ranking in (digit, work-item, j)
+     * order keeps the tile's order among equal digits. */
+    uint key[SORT_ITEMS];
+#if HAS_VALUES
+    uint val[SORT_ITEMS];
+#endif
     UNROLL
-    for (int d = 0; d < SORT_SUB_DIGITS; ++d) counters[d * SORT_GROUP + lid] = 0;
+    for (int j = 0; j < SORT_ITEMS; ++j) {
+      key[j] = lkeys[PADDED(lid * SORT_ITEMS + j)];
+#if HAS_VALUES
+      val[j] = lvals[PADDED(lid * SORT_ITEMS + j)];
+#endif
+    }
+    UNROLL
+    for (int d = 0; d < SORT_SUB_DIGITS; ++d) counters[PADDED(d * SORT_GROUP + lid)] = 0;
     uint before[SORT_ITEMS];
     UNROLL
     for (int j = 0; j < SORT_ITEMS; ++j) {
       const int d = (key[j] >> s) & (SORT_SUB_DIGITS - 1);
-      before[j] = counters[d * SORT_GROUP + lid];
-      counters[d * SORT_GROUP + lid] = before[j] + 1;
+      before[j] = counters[PADDED(d * SORT_GROUP + lid)];
+      counters[PADDED(d * SORT_GROUP + lid)] = before[j] + 1;
     }
     BARRIER_LOCAL();
     /* Exclusive scan of the counters in (digit, work-item) order: work-item lid takes entries
@@ -129,56 +134,47 @@ KERNEL REQD_GROUP_SIZE(SORT_GROUP, 1, 1) void radix_scatter(CONST_ARRAY_PARAM(ui
     uint sum = 0;
     UNROLL
     for (int e = 0; e < SORT_SUB_DIGITS; ++e) {
-      c[e] = counters[lid * SORT_SUB_DIGITS + e];
+      c[e] = counters[PADDED(lid * SORT_SUB_DIGITS + e)];
       sum += c[e];
     }
     uint total;
     uint run = group_exclusive_scan_u32(sum, slots, &total);
     UNROLL
     for (int e = 0; e < SORT_SUB_DIGITS; ++e) {
-      counters[lid * SORT_SUB_DIGITS + e] = run;
+      counters[PADDED(lid * SORT_SUB_DIGITS + e)] = run;
       run += c[e];
     }
     BARRIER_LOCAL();
     UNROLL
     for (int j = 0; j < SORT_ITEMS; ++j) {
       const int d = (key[j] >> s) & (SORT_SUB_DIGITS - 1);
-      const uint r = counters[d * SORT_GROUP + lid] + before[j];
-      lkeys[r] = key[j];
+      const uint r = counters[PADDED(d * SORT_GROUP + lid)] + before[j];
+      lkeys[PADDED(r)] = key[j];
 #if HAS_VALUES
-      lvals[r] = val[j];
+      lvals[PADDED(r)] = val[j];
 #endif
     }
     BARRIER_LOCAL();
-    if (nibble == 0) {
-      UNROLL
-      for (int j = 0; j < SORT_ITEMS; ++j) {
-        key[j] = lkeys[lid * SORT_ITEMS + j];
-#if HAS_VALUES
-        val[j] = lvals[lid * SORT_ITEMS + j];
-#endif
-      }
-    }
   }
 
   /* The tile is now ordered by digit; a run of digit d starts where the digit changes. */
   UNROLL
   for (int i = 0; i < SORT_ITEMS; ++i) {
     const int p = i * SORT_GROUP + lid;
-    const uint d = (lkeys[p] >> shift) & (SORT_DIGITS - 1);
-    if (p == 0 || ((lkeys[p - 1] >> shift) & (SORT_DIGITS - 1)) != d) digit_start[d] = (uint)p;
+    const uint d = (lkeys[PADDED(p)] >> shift) & (SORT_DIGITS - 1);
+    if (p == 0 || ((lkeys[PADDED(p - 1)] >> shift) & (SORT_DIGITS - 1)) != d) digit_start[d] = (uint)p;
   }
   BARRIER_LOCAL();
   UNROLL
   for (int i = 0; i < SORT_ITEMS; ++i) {
     const int p = i * SORT_GROUP + lid;
     if (p < valid) {
-      const uint k = lkeys[p];
+      const uint k = lkeys[PADDED(p)];
       const uint d = (k >> shift) & (SORT_DIGITS - 1);
       const uint dst = digit_dst[d] + ((uint)p - digit_start[d]);
-      ARRAY_AT(keys_out, dst) = last ? key_bits(k) : k;
+      ARRAY_AT(keys_out, dst) = last ? key_bits(k, key_kind, descending) : k;
 #if HAS_VALUES
-      ARRAY_AT(values_out, dst) = lvals[p];
+      ARRAY_AT(values_out, dst) = lvals[PADDED(p)];
 #endif
     }
   }
@@ -204,13 +200,13 @@ INLINE int pair_low(int p, int j) { return ((p & ~(j - 1)) << 1) | (p & (j - 1))
  * (0xFFFFFFFF, position): after every key's pair, and unique. `alternate`: odd tiles descending,
  * as the next bitonic merge wants; otherwise every tile ascending. */
 KERNEL REQD_GROUP_SIZE(SORT_GROUP, 1, 1) void network_sort_tiles(CONST_ARRAY_PARAM(uint, keys), int n, int limit, int tile,
-                                                                 int alternate, GLOBAL ulong* pairs) {
+                                                                 int alternate, int key_kind, int descending, GLOBAL ulong* pairs) {
   LOCAL ulong t[SORT_NETWORK_TILE];
   const int lid = LOCAL_ID(0);
   const int base = GROUP_ID(0) * tile;
   for (int i = lid; i < tile; i += SORT_GROUP) {
     const int g = base + i;
-    t[i] = g < n ? PAIR(order_word(ARRAY_AT(keys, g)), g) : PAIR(0xFFFFFFFFu, g);
+    t[i] = g < n ? PAIR(order_word(ARRAY_AT(keys, g), key_kind, descending), g) : PAIR(0xFFFFFFFFu, g);
   }
   const int flip = alternate && (GROUP_ID(0) & 1);
   for (int k = 2; k <= tile; k <<= 1) {
@@ -291,12 +287,12 @@ KERNEL void merge_pass(GLOBAL const ulong* src, GLOBAL ulong* dst, int n, int wi
 }
 
 /* Keys back from the sorted pairs' words; values fetched by the pairs' indices. */
-KERNEL void sort_gather(GLOBAL const ulong* pairs, int n, ARRAY_PARAM(uint, keys_out), CONST_ARRAY_PARAM(uint, values),
-                        ARRAY_PARAM(uint, values_out)) {
+KERNEL void sort_gather(GLOBAL const ulong* pairs, int n, int key_kind, int descending, ARRAY_PARAM(uint, keys_out),
+                        CONST_ARRAY_PARAM(uint, values), ARRAY_PARAM(uint, values_out)) {
   const int i = GLOBAL_ID(0);
   if (i >= n) return;
   const ulong pair = pairs[i];
-  ARRAY_AT(keys_out, i) = key_bits((uint)(pair >> 32));
+  ARRAY_AT(keys_out, i) = key_bits((uint)(pair >> 32), key_kind, descending);
 #if HAS_VALUES
   ARRAY_AT(values_out, i) = ARRAY_AT(values, (uint)pair);
 #endif

@@ -1,5 +1,5 @@
 /* top_k: the k first keys in the requested order and their indices, equal keys by ascending
- * index. Host side: src/ops/top_k.cpp. Options: KEY_KIND, DESCENDING (sort_keys.h).
+ * index. Host side: src/ops/top_k.cpp. Arguments key_kind, descending: sort_keys.h.
  * Radix select over order words (smaller word = earlier in the output): four passes of
  * topk_histogram (the 8-bit digits, most significant first, of the words that match the prefix
  * found so far) and topk_select (the digit where the k-th word lies) find the k-th word T and
@@ -16,7 +16,8 @@ KERNEL REQD_GROUP_SIZE(SORT_GROUP, 1, 1) void topk_init(GLOBAL uint* state, int 
   for (int i = LOCAL_ID(0); i < TOPK_STATE_WORDS; i += SORT_GROUP) state[i] = i == TOPK_REMAINING ? (uint)k : 0u;
 }
 
-KERNEL REQD_GROUP_SIZE(SORT_GROUP, 1, 1) void topk_histogram(CONST_ARRAY_PARAM(uint, keys), int n, GLOBAL uint* state, int pass) {
+KERNEL REQD_GROUP_SIZE(SORT_GROUP, 1, 1) void topk_histogram(CONST_ARRAY_PARAM(uint, keys), int n, int key_kind, int descending,
+                                                             GLOBAL uint* state, int pass) {
   LOCAL uint hist[SORT_DIGITS];
   const int lid = LOCAL_ID(0);
   const int shift = 32 - SORT_RADIX_BITS * (pass + 1);
@@ -24,7 +25,7 @@ KERNEL REQD_GROUP_SIZE(SORT_GROUP, 1, 1) void topk_histogram(CONST_ARRAY_PARAM(u
   hist[lid] = 0;
   BARRIER_LOCAL();
   for (int p = GLOBAL_ID(0); p < n; p += GLOBAL_SIZE(0)) {
-    const uint w = order_word(ARRAY_AT(keys, p));
+    const uint w = order_word(ARRAY_AT(keys, p), key_kind, descending);
     if ((w & mask) == prefix) ATOMIC_ADD(&hist[(w >> shift) & (SORT_DIGITS - 1)], 1u);
   }
   BARRIER_LOCAL();
@@ -49,13 +50,14 @@ KERNEL REQD_GROUP_SIZE(SORT_GROUP, 1, 1) void topk_select(GLOBAL uint* state, in
 
 /* A work-item's SORT_ITEMS consecutive keys: bit j of *below / *equal says whether key j's word
  * is below T / equal to it. Returns both counts packed (below in the low 16 bits). */
-INLINE uint classify(CONST_ARRAY_PARAM(uint, keys), int n, int first, uint t, uint* below, uint* equal) {
+INLINE uint classify(CONST_ARRAY_PARAM(uint, keys), int n, int key_kind, int descending, int first, uint t, uint* below,
+                     uint* equal) {
   uint b = 0, e = 0;
   UNROLL
   for (int j = 0; j < SORT_ITEMS; ++j) {
     const int p = first + j;
     if (p < n) {
-      const uint w = order_word(ARRAY_AT(keys, p));
+      const uint w = order_word(ARRAY_AT(keys, p), key_kind, descending);
       b |= (uint)(w < t) << j;
       e |= (uint)(w == t) << j;
     }
@@ -66,11 +68,12 @@ INLINE uint classify(CONST_ARRAY_PARAM(uint, keys), int n, int first, uint t, ui
 }
 
 /* counts[tile]: keys below T; counts[tiles + tile]: keys equal to T. */
-KERNEL REQD_GROUP_SIZE(SORT_GROUP, 1, 1) void topk_count(CONST_ARRAY_PARAM(uint, keys), int n, GLOBAL const uint* state,
+KERNEL REQD_GROUP_SIZE(SORT_GROUP, 1, 1) void topk_count(CONST_ARRAY_PARAM(uint, keys), int n, int key_kind, int descending,
+                                                         GLOBAL const uint* state,
                                                          GLOBAL uint* counts, int tiles) {
   LOCAL uint slots[SORT_GROUP + 32];
   uint below, equal, total;
-  const uint mine = classify(keys, keys_offset, n, GROUP_ID(0) * SORT_TILE + LOCAL_ID(0) * SORT_ITEMS, state[TOPK_PREFIX], &below, &equal);
+  const uint mine = classify(keys, keys_offset, n, key_kind, descending, GROUP_ID(0) * SORT_TILE + LOCAL_ID(0) * SORT_ITEMS, state[TOPK_PREFIX], &below, &equal);
   group_exclusive_scan_u32(mine, slots, &total);
   if (LOCAL_ID(0) == 0) {
     counts[GROUP_ID(0)] = total & 0xFFFFu;
@@ -85,14 +88,15 @@ KERNEL REQD_GROUP_SIZE(SORT_GROUP, 1, 1) void topk_scan(GLOBAL uint* counts, int
 
 /* Keys below T go to candidates [0, k - remaining) in index order, the first `remaining` keys
  * equal to T after them. */
-KERNEL REQD_GROUP_SIZE(SORT_GROUP, 1, 1) void topk_scatter(CONST_ARRAY_PARAM(uint, keys), int n, GLOBAL const uint* state,
+KERNEL REQD_GROUP_SIZE(SORT_GROUP, 1, 1) void topk_scatter(CONST_ARRAY_PARAM(uint, keys), int n, int key_kind, int descending,
+                                                           GLOBAL const uint* state,
                                                            GLOBAL const uint* counts, int tiles, int k,
                                                            ARRAY_PARAM(uint, cand_keys), ARRAY_PARAM(uint, cand_indices)) {
   LOCAL uint slots[SORT_GROUP + 32];
   const int first = GROUP_ID(0) * SORT_TILE + LOCAL_ID(0) * SORT_ITEMS;
   const uint take = state[TOPK_REMAINING];
   uint below, equal, total;
-  const uint mine = classify(keys, keys_offset, n, first, state[TOPK_PREFIX], &below, &equal);
+  const uint mine = classify(keys, keys_offset, n, key_kind, descending, first, state[TOPK_PREFIX], &below, &equal);
   const uint at = group_exclusive_scan_u32(mine, slots, &total);
   uint b = counts[GROUP_ID(0)] + (at & 0xFFFFu);
   uint e = counts[tiles + GROUP_ID(0)] + (at >> 16);

@@ -11,6 +11,7 @@
 #include "plinth/image.hpp"
 #include "plinth/integral.hpp"
 #include "plinth/io.hpp"
+#include "plinth/klt.hpp"
 #include "plinth/nv12.hpp"
 #include "plinth/pyramid.hpp"
 #include "plinth/resize.hpp"

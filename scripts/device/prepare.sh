@@ -48,12 +48,17 @@ if ldd "$build/tools/plinth/plinth" | grep 'libavcodec' >/dev/null; then  # not 
   cp "$novideo/tools/plinth/plinth" "$out/bin/plinth"
 fi
 strip --strip-unneeded "$out/bin/plinth_tests" "$out/bin/plinth"
+# Opt-in: plinth_klt_tests (cv::calcOpticalFlowPyrLK; OpenCV's video module adds about 23 MB).
+if [ "${PLINTH_CARRY_KLT_TESTS:-0}" = 1 ]; then
+  ninja -C "$build" -j"${JOBS:-2}" plinth_klt_tests
+  cp "$build/tests/plinth_klt_tests" "$out/bin/" && strip --strip-unneeded "$out/bin/plinth_klt_tests"
+fi
 
 # Shared libraries: everything the binaries resolve here except the C/C++ runtime (newer on Ubuntu
 # 24.04, and it must match the system's loader) and the OpenCL ICD loader (the system's one knows
 # the NVIDIA driver).
 skip='^(linux-vdso|ld-linux|libc\.so|libm\.so|libpthread|libdl\.so|librt\.so|libresolv|libstdc\+\+|libgcc_s|libOpenCL)'
-for binary in "$out/bin/plinth_tests" "$out/bin/plinth"; do
+for binary in "$out/bin/"*; do
   ldd "$binary" | awk '$2 == "=>" && $3 ~ /^\// {print $1, $3}'
 done | sort -u | while read -r name path; do
   if [[ $name =~ $skip ]]; then continue; fi

@@ -6,8 +6,8 @@
 # script goes on; every stage has a time limit so that the whole run ends well inside 10 minutes.
 #
 # Files written to $OUT (the device tool brings back at most 8): run.log, gtest.json, tests.log,
-# bench_<group>.json, opencv_ocl.json, opencv_cascade_cpu.json, merged.txt; build.log when the
-# build stage runs.
+# bench_<group>.json, opencv_ocl.json, opencv_cascade_cpu.json, opencv_pyr_lk.json (tracking group),
+# merged.txt; build.log when the build stage runs.
 #
 # Knobs (environment): PLINTH_BENCH_SIZES, PLINTH_BENCH_RUNS, PLINTH_BENCH_OPS (default: all),
 # PLINTH_RUN_BUDGET (seconds, default 540), PLINTH_SKIP_TESTS=1, PLINTH_TEST_FILTER (gtest filter),
@@ -136,6 +136,12 @@ if [ "${PLINTH_SKIP_TESTS:-0}" != 1 ]; then
     grep -E "FAILED|Failure|error:|PASSED|tests ran" "$work/gtest_$i.log" | head -40
     { echo "===== shard $i: exit $rc"; cat "$work/gtest_$i.log"; } >> "$OUT/tests.log"
   done
+  if [ -x "$carry/bin/plinth_klt_tests" ]; then  # carried with PLINTH_CARRY_KLT_TESTS=1 (prepare.sh)
+    LD_LIBRARY_PATH=$tests_libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} run klt-tests 150 60 "$carry/bin/plinth_klt_tests" \
+      --gtest_brief=1 > "$work/klt_tests.log" 2>&1
+    grep -E "FAILED|Failure|differ|PASSED|tests ran" "$work/klt_tests.log" | head -40
+    { echo "===== plinth_klt_tests"; cat "$work/klt_tests.log"; } >> "$OUT/tests.log"
+  fi
   python3 - "$work" "$OUT/gtest.json" <<'EOF'
 import glob, json, sys
 merged = {"tests": 0, "failures": 0, "disabled": 0, "errors": 0, "testsuites": []}
@@ -164,6 +170,8 @@ for group in ${PLINTH_BENCH_GROUPS:-integral cascade filters}; do
     cascade) ops=(cascade resize); group_sizes=640x480,1920x1080; cap=90 ;;
     filters) ops=(box_filter sep_filter filter2d gaussian_blur median epsilon pyramid arithm convert color);
              group_sizes=3840x2160; cap=240 ;;
+    sort) ops=(sort top_k compact); group_sizes=4096x4096; cap=90 ;;  # opt-in: PLINTH_BENCH_GROUPS=sort
+    tracking) ops=(pyr_lk); group_sizes=1920x1080,640x480; cap=150 ;;
     *) echo "unknown benchmark group $group"; continue ;;
   esac
   stage "benchmark $group at $group_sizes"
@@ -171,11 +179,24 @@ for group in ${PLINTH_BENCH_GROUPS:-integral cascade filters}; do
     --max-seconds $((cap - 20)) --json "$OUT/bench_$group.json"
 done
 
+case " ${PLINTH_BENCH_GROUPS:-} " in *" sort "*)
+  stage "torch.sort / torch.topk peer (bench/peers/torch_sort_peer.py)"
+  PYTHONUNBUFFERED=1 run torch-sort 60 10 python3 bench/peers/torch_sort_peer.py --sizes 4096x4096 --runs 30 --json "$OUT/torch_sort.json" ;;
+esac
+
 if [ "${PLINTH_SKIP_OPENCV:-0}" != 1 ]; then
   stage "OpenCV OpenCL peer"
   export OPENCV_OPENCL_DEVICE=${OPENCV_OPENCL_DEVICE:-:GPU:}
   [ -n "$opencl_lib" ] && export OPENCV_OPENCL_RUNTIME=${OPENCV_OPENCL_RUNTIME:-$opencl_lib}
   PYTHONUNBUFFERED=1 run opencv 110 25 python3 bench/peers/opencv_ocl_peer.py --sizes 3840x2160 --runs 30 --max-seconds 90 --json "$OUT/opencv_ocl.json"
+fi
+
+# OpenCV's calcOpticalFlowPyrLK (CPU with 16 threads, and UMat) when the tracking group is asked for.
+if [ "${PLINTH_SKIP_OPENCV:-0}" != 1 ] && [[ " ${PLINTH_BENCH_GROUPS:-} " == *" tracking "* ]]; then
+  stage "OpenCV pyrLK peer"
+  export OPENCV_OPENCL_DEVICE=${OPENCV_OPENCL_DEVICE:-:GPU:}
+  PYTHONUNBUFFERED=1 run opencv-pyr-lk 150 10 python3 bench/peers/opencv_pyr_lk_peer.py --sizes 1920x1080,640x480 \
+    --threads 16 --runs 20 -o "$OUT/opencv_pyr_lk.json"
 fi
 
 # OpenCV 4.x on the CPU (16 threads) for the cascade, where its wheel was carried.
@@ -190,7 +211,7 @@ fi
 stage "summary"
 echo "failed stages: ${failed[*]:-none}"
 ls -la "$OUT"
-python3 bench/merge_results.py $(ls "$OUT"/bench_*.json "$OUT"/opencv_*.json 2>/dev/null) > "$OUT/merged.txt" 2>&1
+python3 bench/merge_results.py $(ls "$OUT"/bench_*.json "$OUT"/opencv_*.json "$OUT"/torch_*.json 2>/dev/null) > "$OUT/merged.txt" 2>&1
 cat "$OUT/merged.txt"
 rm -rf "$work"
 exit 0

@@ -18,8 +18,9 @@ std::size_t groups_for(std::int64_t n, std::int64_t per_group) {
   return static_cast<std::size_t>((n + per_group - 1) / per_group);
 }
 
+// One program per (values or not): the key type and order are kernel arguments.
 BuildOptions sort_options(const SortJob& job) {
-  BuildOptions options = key_options(job.key_depth, job.order);
+  BuildOptions options;
   options.define("HAS_VALUES", job.has_values ? 1 : 0);
   return options;
 }
@@ -27,6 +28,7 @@ BuildOptions sort_options(const SortJob& job) {
 Event run_radix(Queue& queue, const SortJob& job) {
   const std::int64_t n = job.keys_in.size;
   const auto program = get_program(queue, "sort.cl", sort_options(job));
+  const KeyOrder order = key_order(job.key_depth, job.order);
   const int tiles = static_cast<int>(groups_for(n, SORT_TILE));
   const std::size_t count_words = static_cast<std::size_t>(SORT_DIGITS) * (static_cast<std::size_t>(tiles) + 1);
   const ScratchLease counts = scratch(queue, "sort.counts", count_words * 4);
@@ -53,7 +55,8 @@ Event run_radix(Queue& queue, const SortJob& job) {
 
     Launch count(queue, program, "radix_count");
     pass_words(count, src_k);
-    count.arg(static_cast<int>(n)).arg(shift).arg(is_first).buffer(*counts.buffer).arg(0).arg(tiles);
+    count.arg(static_cast<int>(n)).arg(shift).arg(is_first);
+    pass_key_order(count, order).buffer(*counts.buffer).arg(0).arg(tiles);
     auto e = count.run(range(tiles_items), range(group));
     if (!first) first = e;
 
@@ -66,7 +69,8 @@ Event run_radix(Queue& queue, const SortJob& job) {
     pass_words(scatter, src_v);
     pass_words(scatter, dst_k);
     pass_words(scatter, dst_v);
-    scatter.arg(static_cast<int>(n)).arg(shift).arg(is_first).arg(is_last).buffer(*counts.buffer).arg(0).arg(tiles);
+    scatter.arg(static_cast<int>(n)).arg(shift).arg(is_first).arg(is_last);
+    pass_key_order(scatter, order).buffer(*counts.buffer).arg(0).arg(tiles);
     last = scatter.run(range(tiles_items), range(group));
     src_k = dst_k;
     src_v = dst_v;
@@ -93,6 +97,7 @@ std::shared_ptr<EventImpl> gather(Queue& queue, const std::shared_ptr<Program>& 
   }
   Launch g(queue, program, "sort_gather");
   g.buffer(pairs).arg(static_cast<int>(n));
+  pass_key_order(g, key_order(job.key_depth, job.order));
   pass_words(g, job.keys_out);
   pass_words(g, values);
   pass_words(g, job.has_values ? job.values_out : job.keys_out);
@@ -108,7 +113,8 @@ Event run_network(Queue& queue, const SortJob& job) {
 
   Launch sort_tiles(queue, program, "network_sort_tiles");
   pass_words(sort_tiles, job.keys_in);
-  sort_tiles.arg(static_cast<int>(n)).arg(static_cast<int>(padded)).arg(tile).arg(1).buffer(pairs);
+  sort_tiles.arg(static_cast<int>(n)).arg(static_cast<int>(padded)).arg(tile).arg(1);
+  pass_key_order(sort_tiles, key_order(job.key_depth, job.order)).buffer(pairs);
   std::shared_ptr<EventImpl> first = sort_tiles.run(range(groups_for(padded, tile) * SORT_GROUP), range(SORT_GROUP));
   for (std::int64_t k = 2 * SORT_NETWORK_TILE; k <= padded; k *= 2) {
     for (std::int64_t j = k / 2; j >= SORT_NETWORK_TILE; j /= 2) {
@@ -133,7 +139,8 @@ Event run_merge(Queue& queue, const SortJob& job) {
 
   Launch sort_tiles(queue, program, "network_sort_tiles");
   pass_words(sort_tiles, job.keys_in);
-  sort_tiles.arg(static_cast<int>(n)).arg(static_cast<int>(n)).arg(tile).arg(0).buffer(*a);
+  sort_tiles.arg(static_cast<int>(n)).arg(static_cast<int>(n)).arg(tile).arg(0);
+  pass_key_order(sort_tiles, key_order(job.key_depth, job.order)).buffer(*a);
   std::shared_ptr<EventImpl> first = sort_tiles.run(range(groups_for(n, tile) * SORT_GROUP), range(SORT_GROUP));
   const std::size_t items = round_up(static_cast<std::size_t>(n), SORT_GROUP);
   for (std::int64_t width = tile; width < n; width *= 2) {

@@ -51,11 +51,9 @@ void check_no_overlap(const DeviceArray& out, const DeviceArray& other, std::str
   }
 }
 
-BuildOptions key_options(Depth key_depth, SortOrder order) {
-  BuildOptions options;
+KeyOrder key_order(Depth key_depth, SortOrder order) {
   const int kind = key_depth == Depth::s32 ? SORT_KEY_S32 : key_depth == Depth::f32 ? SORT_KEY_F32 : SORT_KEY_U32;
-  options.define("KEY_KIND", kind).define("DESCENDING", order == SortOrder::descending ? 1 : 0);
-  return options;
+  return {kind, order == SortOrder::descending ? 1 : 0};
 }
 
 }  // namespace plinth::detail

@@ -46,7 +46,12 @@ struct SortJob {
   SortMethod method = SortMethod::automatic;
 };
 Event run_sort(Queue& queue, const SortJob& job);
-// The key options of the sort kernels: KEY_KIND and DESCENDING.
-BuildOptions key_options(Depth key_depth, SortOrder order);
+// The key arguments of the kernels (sort_keys.h): the SORT_KEY_* kind and 1 for descending.
+struct KeyOrder {
+  int kind;
+  int descending;
+};
+KeyOrder key_order(Depth key_depth, SortOrder order);
+inline Launch& pass_key_order(Launch& launch, KeyOrder o) { return launch.arg(o.kind).arg(o.descending); }
 
 }  // namespace plinth::detail

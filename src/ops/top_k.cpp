@@ -29,7 +29,8 @@ Event top_k(Queue& queue, const DeviceArray& keys, int k, const DeviceArray& key
   detail::check_no_overlap(indices_out, keys, op, "indices_out");
   detail::check_no_overlap(indices_out, keys_out, op, "indices_out");
 
-  const auto program = detail::get_program(queue, "top_k.cl", detail::key_options(keys.depth(), order));
+  const auto program = detail::get_program(queue, "top_k.cl", detail::BuildOptions{});
+  const detail::KeyOrder key_order = detail::key_order(keys.depth(), order);
   const detail::Words in = detail::words(keys);
   const detail::Buffer& state = *detail::scratch(queue, "top_k.state", TOPK_STATE_WORDS * 4).buffer;
   const int tiles = static_cast<int>((n + SORT_TILE - 1) / SORT_TILE);
@@ -48,7 +49,8 @@ Event top_k(Queue& queue, const DeviceArray& keys, int k, const DeviceArray& key
   for (int pass = 0; pass < 32 / SORT_RADIX_BITS; ++pass) {
     detail::Launch histogram(queue, program, "topk_histogram");
     detail::pass_words(histogram, in);
-    histogram.arg(static_cast<int>(n)).buffer(state).arg(pass);
+    histogram.arg(static_cast<int>(n));
+    detail::pass_key_order(histogram, key_order).buffer(state).arg(pass);
     histogram.run(detail::range(histogram_groups * group), detail::range(group));
     detail::Launch select(queue, program, "topk_select");
     select.buffer(state).arg(pass);
@@ -57,14 +59,16 @@ Event top_k(Queue& queue, const DeviceArray& keys, int k, const DeviceArray& key
 
   detail::Launch count(queue, program, "topk_count");
   detail::pass_words(count, in);
-  count.arg(static_cast<int>(n)).buffer(state).buffer(counts).arg(tiles);
+  count.arg(static_cast<int>(n));
+  detail::pass_key_order(count, key_order).buffer(state).buffer(counts).arg(tiles);
   count.run(detail::range(static_cast<std::size_t>(tiles) * group), detail::range(group));
   detail::Launch scan(queue, program, "topk_scan");
   scan.buffer(counts).arg(tiles);
   scan.run(detail::range(2 * group), detail::range(group));
   detail::Launch scatter(queue, program, "topk_scatter");
   detail::pass_words(scatter, in);
-  scatter.arg(static_cast<int>(n)).buffer(state).buffer(counts).arg(tiles).arg(k);
+  scatter.arg(static_cast<int>(n));
+  detail::pass_key_order(scatter, key_order).buffer(state).buffer(counts).arg(tiles).arg(k);
   detail::pass_words(scatter, cand_keys);
   detail::pass_words(scatter, cand_indices);
   scatter.run(detail::range(static_cast<std::size_t>(tiles) * group), detail::range(group));

@@ -1,0 +1,434 @@
+/* Pyramidal Lucas-Kanade, OpenCV's method: pyr_lk_level (one work-item per point) and
+ * pyr_lk_level_group (a work-group per point). Host side: src/ops/pyr_lk.cpp. docs/tracking.md
+ * has the formulas. Built with PLINTH_NEED_FP64 (doubles for exact rounding, below); no other
+ * options: one program serves every window size.
+ *
+ * pyr_lk_level reproduces cv::calcOpticalFlowPyrLK of OpenCV 4.6 on x86 (its CPU path, compiled
+ * for 128-bit SIMD without FMA) bit for bit:
+ *  - the window samples are integers: bilinear weights rounded to 14 bits, the image sample
+ *    descaled by 9 bits (I * 32), the derivative samples by 14 bits;
+ *  - the float sums follow OpenCV's lanes: columns are taken 8 at a time; A11, A12, A22 keep four
+ *    lanes (lane k sums columns 8c + k and 8c + 4 + k, row after row), b1 and b2 eight lanes (lane
+ *    pair k sums the integer dot product of columns 8c + k and 8c + 4 + k); the columns past the
+ *    last multiple of 8 go to a scalar sum, row after row; the lanes are reduced at the end in
+ *    OpenCV's order;
+ *  - FP_CONTRACT is off (common/dialect.h) and the divisions and the square root, which OpenCL
+ *    may compute inexactly in single precision, are done in double and rounded once to float,
+ *    which is the correctly rounded float result. */
+#include "common/dialect.h"
+
+/* ---- OpenCV's tracker, one work-item per point and pyramid level ---------------------------- */
+
+#define W_BITS 14
+#define FLT_SCALE (1.0f / (1 << 20))
+
+INLINE int descale(int v, int n) { return (v + (1 << (n - 1))) >> n; }
+/* Correctly rounded float division and square root (a double result rounded once to float is
+ * the correctly rounded float result: 53 >= 2 * 24 + 2). */
+INLINE float div_rn(float a, float b) { return (float)((double)a / (double)b); }
+INLINE float sqrt_rn(float a) { return (float)sqrt((double)a); }
+/* cvFloor; values far outside every image (and NaN) map to INT_MIN, as x86's conversion does,
+ * so that they fail the window checks. */
+INLINE int cv_floor(float v) { return fabs(v) < 1e9f ? (int)floor(v) : (int)0x80000000; }
+
+/* OpenCV's 14-bit bilinear weights of the fractions a, b. */
+INLINE int4 bilinear_weights(float a, float b) {
+  int4 w;
+  w.x = convert_int_rte((1.f - a) * (1.f - b) * (float)(1 << W_BITS));
+  w.y = convert_int_rte(a * (1.f - b) * (float)(1 << W_BITS));
+  w.z = convert_int_rte((1.f - a) * b * (float)(1 << W_BITS));
+  w.w = (1 << W_BITS) - w.x - w.y - w.z;
+  return w;
+}
+
+/* Image sample at (x, y) of the window at p: the u8 bilinear value times 32, rounded. */
+INLINE int sample_image(CONST_IMAGE_PARAM(uchar, img), int x, int y, int4 w) {
+  const int i = IMAGE_INDEX(img, x, y);
+  return descale(img[i] * w.x + img[i + 1] * w.y + img[i + img_step] * w.z + img[i + img_step + 1] * w.w, W_BITS - 5);
+}
+
+/* Derivative samples (Ix, Iy) at (x, y). */
+INLINE int2 sample_deriv(CONST_IMAGE_PARAM(short, d), int x, int y, int4 w) {
+  const int i = IMAGE_INDEX(d, 2 * x, y);
+  const int s = d_step;
+  int2 r;
+  r.x = descale(d[i] * w.x + d[i + 2] * w.y + d[i + s] * w.z + d[i + s + 2] * w.w, W_BITS);
+  r.y = descale(d[i + 1] * w.x + d[i + 3] * w.y + d[i + s + 1] * w.z + d[i + s + 3] * w.w, W_BITS);
+  return r;
+}
+
+/* OpenCV's v_reduce_sum of four float lanes on SSE: (l0 + l2) + (l1 + l3). */
+INLINE float reduce4(float4 l) { return (l.x + l.z) + (l.y + l.w); }
+
+/* One step of OpenCV's iteration: moves next by G^-1 b (D = 1 / det G) and sets out, the position
+ * next_pts keeps. Returns 1 when the iterations stop: the step is within epsilon (squared, in
+ * double, as Point2f::ddot), or it undoes the previous one (an oscillation: out goes back by half
+ * the step). */
+INLINE int lk_update(float b1, float b2, float A11, float A12, float A22, float D, float half_x, float half_y, int j,
+                     double epsilon_sq, float* next_x, float* next_y, float* out_x, float* out_y, float* prev_dx,
+                     float* prev_dy) {
+  const float dx = (A12 * b2 - A22 * b1) * D;
+  const float dy = (A12 * b1 - A11 * b2) * D;
+  *next_x += dx;
+  *next_y += dy;
+  *out_x = *next_x + half_x;
+  *out_y = *next_y + half_y;
+  if ((double)dx * (double)dx + (double)dy * (double)dy <= epsilon_sq) return 1;
+  if (j > 0 && (double)fabs(dx + *prev_dx) < 0.01 && (double)fabs(dy + *prev_dy) < 0.01) {
+    *out_x -= dx * 0.5f;
+    *out_y -= dy * 0.5f;
+    return 1;
+  }
+  *prev_dx = dx;
+  *prev_dy = dy;
+  return 0;
+}
+
+KERNEL void pyr_lk_level(int npoints, int level, int max_level, int use_initial_flow, int get_min_eig, int has_err,
+                         int win_w, int win_h, int max_count, double epsilon_sq, float min_eig_threshold, int cols,
+                         int rows, CONST_IMAGE_PARAM(uchar, I), CONST_IMAGE_PARAM(short, dI), CONST_IMAGE_PARAM(uchar, J),
+                         CONST_ARRAY_PARAM(float, prev_pts), ARRAY_PARAM(float, next_pts), ARRAY_PARAM(uchar, status),
+                         ARRAY_PARAM(float, err)) {
+  const int p = GLOBAL_ID(0);
+  if (p >= npoints) return;
+  const float half_x = (float)(win_w - 1) * 0.5f, half_y = (float)(win_h - 1) * 0.5f;
+  const float scale = 1.0f / (float)(1 << level); /* exact: a power of two */
+  float prev_x = ARRAY_AT(prev_pts, 2 * p) * scale, prev_y = ARRAY_AT(prev_pts, 2 * p + 1) * scale;
+  float next_x, next_y;
+  if (level == max_level) {
+    ARRAY_AT(status, p) = 1;
+    if (has_err && !get_min_eig) ARRAY_AT(err, p) = 0.0f;
+    if (use_initial_flow) {
+      next_x = ARRAY_AT(next_pts, 2 * p) * scale;
+      next_y = ARRAY_AT(next_pts, 2 * p + 1) * scale;
+    } else {
+      next_x = prev_x;
+      next_y = prev_y;
+    }
+  } else {
+    next_x = ARRAY_AT(next_pts, 2 * p) * 2.f;
+    next_y = ARRAY_AT(next_pts, 2 * p + 1) * 2.f;
+  }
+  float out_x = next_x, out_y = next_y; /* what next_pts holds */
+
+  prev_x -= half_x;
+  prev_y -= half_y;
+  const int ipx = cv_floor(prev_x), ipy = cv_floor(prev_y);
+  if (ipx < -win_w || ipx >= cols || ipy < -win_h || ipy >= rows) {
+    ARRAY_AT(next_pts, 2 * p) = out_x;
+    ARRAY_AT(next_pts, 2 * p + 1) = out_y;
+    if (level == 0) {
+      ARRAY_AT(status, p) = 0;
+      if (has_err) ARRAY_AT(err, p) = 0.0f;
+    }
+    return;
+  }
+  const int4 wp = bilinear_weights(prev_x - (float)ipx, prev_y - (float)ipy);
+  const int chunks = win_w / 8, tail = 8 * chunks;
+
+  /* The gradient matrix. */
+  float4 q11 = (float4)(0.0f), q12 = (float4)(0.0f), q22 = (float4)(0.0f);
+  float s11 = 0.0f, s12 = 0.0f, s22 = 0.0f;
+  for (int y = 0; y < win_h; ++y) {
+    for (int c = 0; c < chunks; ++c) {
+      for (int part4 = 0; part4 < 2; ++part4) {
+        const int x0 = ipx + 8 * c + 4 * part4;
+        const int2 d0 = sample_deriv(dI, dI_offset, dI_step, x0, ipy + y, wp);
+        const int2 d1 = sample_deriv(dI, dI_offset, dI_step, x0 + 1, ipy + y, wp);
+        const int2 d2 = sample_deriv(dI, dI_offset, dI_step, x0 + 2, ipy + y, wp);
+        const int2 d3 = sample_deriv(dI, dI_offset, dI_step, x0 + 3, ipy + y, wp);
+        const float4 fx = (float4)((float)d0.x, (float)d1.x, (float)d2.x, (float)d3.x);
+        const float4 fy = (float4)((float)d0.y, (float)d1.y, (float)d2.y, (float)d3.y);
+        q22 = fy * fy + q22;
+        q12 = fx * fy + q12;
+        q11 = fx * fx + q11;
+      }
+    }
+    for (int x = tail; x < win_w; ++x) {
+      const int2 d = sample_deriv(dI, dI_offset, dI_step, ipx + x, ipy + y, wp);
+      s11 += (float)(d.x * d.x);
+      s12 += (float)(d.x * d.y);
+      s22 += (float)(d.y * d.y);
+    }
+  }
+  s11 += reduce4(q11);
+  s12 += reduce4(q12);
+  s22 += reduce4(q22);
+  const float A11 = s11 * FLT_SCALE, A12 = s12 * FLT_SCALE, A22 = s22 * FLT_SCALE;
+
+  float D = A11 * A22 - A12 * A12;
+  const float min_eig = div_rn(A22 + A11 - sqrt_rn((A11 - A22) * (A11 - A22) + 4.f * A12 * A12), (float)(2 * win_w * win_h));
+  if (has_err && get_min_eig) ARRAY_AT(err, p) = min_eig;
+  if (min_eig < min_eig_threshold || D < FLT_EPSILON) {
+    ARRAY_AT(next_pts, 2 * p) = out_x;
+    ARRAY_AT(next_pts, 2 * p + 1) = out_y;
+    if (level == 0) ARRAY_AT(status, p) = 0;
+    return;
+  }
+  D = div_rn(1.f, D);
+
+  next_x -= half_x;
+  next_y -= half_y;
+  float prev_dx = 0.0f, prev_dy = 0.0f;
+  bool ok = true;
+  for (int j = 0; j < max_count; ++j) {
+    const int inx = cv_floor(next_x), iny = cv_floor(next_y);
+    if (inx < -win_w || inx >= cols || iny < -win_h || iny >= rows) {
+      ok = false;
+      break;
+    }
+    const int4 wn = bilinear_weights(next_x - (float)inx, next_y - (float)iny);
+    float4 qb0 = (float4)(0.0f), qb1 = (float4)(0.0f);
+    float sb1 = 0.0f, sb2 = 0.0f;
+    for (int y = 0; y < win_h; ++y) {
+      for (int c = 0; c < chunks; ++c) {
+        const int x0 = 8 * c;
+        int it[8];
+        int2 d[8];
+        for (int k = 0; k < 8; ++k) {
+          it[k] = sample_image(J, J_offset, J_step, inx + x0 + k, iny + y, wn) -
+                  sample_image(I, I_offset, I_step, ipx + x0 + k, ipy + y, wp);
+          d[k] = sample_deriv(dI, dI_offset, dI_step, ipx + x0 + k, ipy + y, wp);
+        }
+        /* Lane pair k: the dot products of columns k and k + 4 (exact in int), rounded to float. */
+        qb0 += (float4)((float)(it[0] * d[0].x + it[4] * d[4].x), (float)(it[0] * d[0].y + it[4] * d[4].y),
+                        (float)(it[1] * d[1].x + it[5] * d[5].x), (float)(it[1] * d[1].y + it[5] * d[5].y));
+        qb1 += (float4)((float)(it[2] * d[2].x + it[6] * d[6].x), (float)(it[2] * d[2].y + it[6] * d[6].y),
+                        (float)(it[3] * d[3].x + it[7] * d[7].x), (float)(it[3] * d[3].y + it[7] * d[7].y));
+      }
+      for (int x = tail; x < win_w; ++x) {
+        const int diff = sample_image(J, J_offset, J_step, inx + x, iny + y, wn) -
+                         sample_image(I, I_offset, I_step, ipx + x, ipy + y, wp);
+        const int2 dd = sample_deriv(dI, dI_offset, dI_step, ipx + x, ipy + y, wp);
+        sb1 += (float)(diff * dd.x);
+        sb2 += (float)(diff * dd.y);
+      }
+    }
+    const float4 s = qb0 + qb1;
+    sb1 += s.x + s.z;
+    sb2 += s.y + s.w;
+    const float b1 = sb1 * FLT_SCALE, b2 = sb2 * FLT_SCALE;
+    if (lk_update(b1, b2, A11, A12, A22, D, half_x, half_y, j, epsilon_sq, &next_x, &next_y, &out_x, &out_y, &prev_dx, &prev_dy)) break;
+  }
+  ARRAY_AT(next_pts, 2 * p) = out_x;
+  ARRAY_AT(next_pts, 2 * p + 1) = out_y;
+  if (level != 0) return;
+  if (!ok) {
+    ARRAY_AT(status, p) = 0;
+    return;
+  }
+  if (!has_err || get_min_eig) return;
+
+  /* The residual: mean |J - I| over the window at the final position, / 32. */
+  const float fx = out_x - half_x, fy = out_y - half_y;
+  const int ifx = cv_floor(fx), ify = cv_floor(fy);
+  if (ifx < -win_w || ifx >= cols || ify < -win_h || ify >= rows) {
+    ARRAY_AT(status, p) = 0;
+    return;
+  }
+  const int4 wf = bilinear_weights(fx - (float)ifx, fy - (float)ify);
+  float e = 0.0f;
+  for (int y = 0; y < win_h; ++y) {
+    for (int x = 0; x < win_w; ++x) {
+      const int diff = sample_image(J, J_offset, J_step, ifx + x, ify + y, wf) -
+                       sample_image(I, I_offset, I_step, ipx + x, ipy + y, wp);
+      e += fabs((float)diff);
+    }
+  }
+  ARRAY_AT(err, p) = div_rn(e, (float)(32 * win_w * win_h));
+}
+
+/* ---- OpenCV's tracker, one work-group of LK_GROUP work-items per point ----------------------
+ * The same arithmetic as pyr_lk_level, shared out: the integer window samples are made by all
+ * work-items into local memory, then each of OpenCV's float sums (its SIMD lanes and its scalar
+ * tail) is one work-item's sequential chain, in OpenCV's order. Every work-item computes the
+ * scalar steps (weights, the 2x2 solve, the stop rule) itself from the same values, so decisions
+ * are uniform and no broadcast is needed. patch holds 4 * win_w * win_h shorts: I*, Ix*, Iy*, and
+ * J* - I* of the current iteration. */
+#define LK_GROUP 32
+
+KERNEL REQD_GROUP_SIZE(LK_GROUP, 1, 1) void pyr_lk_level_group(
+    int npoints, int level, int max_level, int use_initial_flow, int get_min_eig, int has_err, int win_w, int win_h,
+    int max_count, double epsilon_sq, float min_eig_threshold, int cols, int rows, CONST_IMAGE_PARAM(uchar, I),
+    CONST_IMAGE_PARAM(short, dI), CONST_IMAGE_PARAM(uchar, J), CONST_ARRAY_PARAM(float, prev_pts),
+    ARRAY_PARAM(float, next_pts), ARRAY_PARAM(uchar, status), ARRAY_PARAM(float, err), LOCAL short* patch) {
+  LOCAL float sums[16];
+  const int p = GROUP_ID(0);
+  const int lid = LOCAL_ID(0);
+  const int area = win_w * win_h;
+  LOCAL short* pI = patch;
+  LOCAL short* pX = patch + area;
+  LOCAL short* pY = patch + 2 * area;
+  LOCAL short* pD = patch + 3 * area;
+  const float half_x = (float)(win_w - 1) * 0.5f, half_y = (float)(win_h - 1) * 0.5f;
+  const float scale = 1.0f / (float)(1 << level);
+  float prev_x = ARRAY_AT(prev_pts, 2 * p) * scale, prev_y = ARRAY_AT(prev_pts, 2 * p + 1) * scale;
+  float next_x, next_y;
+  if (level == max_level) {
+    if (use_initial_flow) {
+      next_x = ARRAY_AT(next_pts, 2 * p) * scale;
+      next_y = ARRAY_AT(next_pts, 2 * p + 1) * scale;
+    } else {
+      next_x = prev_x;
+      next_y = prev_y;
+    }
+  } else {
+    next_x = ARRAY_AT(next_pts, 2 * p) * 2.f;
+    next_y = ARRAY_AT(next_pts, 2 * p + 1) * 2.f;
+  }
+  /* Every work-item has read next_pts before anyone writes it. */
+  BARRIER_ALL();
+  const bool writer = lid == 0;
+  if (writer && level == max_level) {
+    ARRAY_AT(status, p) = 1;
+    if (has_err && !get_min_eig) ARRAY_AT(err, p) = 0.0f;
+  }
+  float out_x = next_x, out_y = next_y;
+
+  prev_x -= half_x;
+  prev_y -= half_y;
+  const int ipx = cv_floor(prev_x), ipy = cv_floor(prev_y);
+  if (ipx < -win_w || ipx >= cols || ipy < -win_h || ipy >= rows) {
+    if (writer) {
+      ARRAY_AT(next_pts, 2 * p) = out_x;
+      ARRAY_AT(next_pts, 2 * p + 1) = out_y;
+      if (level == 0) {
+        ARRAY_AT(status, p) = 0;
+        if (has_err) ARRAY_AT(err, p) = 0.0f;
+      }
+    }
+    return;
+  }
+  const int4 wp = bilinear_weights(prev_x - (float)ipx, prev_y - (float)ipy);
+  const int chunks = win_w / 8, tail = 8 * chunks;
+
+  for (int e = lid; e < area; e += LK_GROUP) {
+    const int y = e / win_w, x = e - y * win_w;
+    pI[e] = (short)sample_image(I, I_offset, I_step, ipx + x, ipy + y, wp);
+    const int2 d = sample_deriv(dI, dI_offset, dI_step, ipx + x, ipy + y, wp);
+    pX[e] = (short)d.x;
+    pY[e] = (short)d.y;
+  }
+  BARRIER_LOCAL();
+  /* Chains 0-11: lane (lid % 4) of A11, A12, A22 (lid / 4); 12-14: the scalar tail sums. */
+  if (lid < 12) {
+    const int k = lid % 4, q = lid / 4;
+    float acc = 0.0f;
+    for (int y = 0; y < win_h; ++y) {
+      for (int c = 0; c < chunks; ++c) {
+        for (int h4 = 0; h4 < 2; ++h4) {
+          const int e = y * win_w + 8 * c + 4 * h4 + k;
+          const float fx = (float)pX[e], fy = (float)pY[e];
+          const float prod = q == 0 ? fx * fx : (q == 1 ? fx * fy : fy * fy);
+          acc = prod + acc;
+        }
+      }
+    }
+    sums[lid] = acc;
+  } else if (lid < 15) {
+    const int q = lid - 12;
+    float acc = 0.0f;
+    for (int y = 0; y < win_h; ++y) {
+      for (int x = tail; x < win_w; ++x) {
+        const int e = y * win_w + x;
+        const int ix = pX[e], iy = pY[e];
+        acc += (float)(q == 0 ? ix * ix : (q == 1 ? ix * iy : iy * iy));
+      }
+    }
+    sums[lid] = acc;
+  }
+  BARRIER_LOCAL();
+  const float A11 = (sums[12] + reduce4((float4)(sums[0], sums[1], sums[2], sums[3]))) * FLT_SCALE;
+  const float A12 = (sums[13] + reduce4((float4)(sums[4], sums[5], sums[6], sums[7]))) * FLT_SCALE;
+  const float A22 = (sums[14] + reduce4((float4)(sums[8], sums[9], sums[10], sums[11]))) * FLT_SCALE;
+  BARRIER_LOCAL(); /* sums is reused below */
+
+  float D = A11 * A22 - A12 * A12;
+  const float min_eig = div_rn(A22 + A11 - sqrt_rn((A11 - A22) * (A11 - A22) + 4.f * A12 * A12), (float)(2 * win_w * win_h));
+  if (writer && has_err && get_min_eig) ARRAY_AT(err, p) = min_eig;
+  if (min_eig < min_eig_threshold || D < FLT_EPSILON) {
+    if (writer) {
+      ARRAY_AT(next_pts, 2 * p) = out_x;
+      ARRAY_AT(next_pts, 2 * p + 1) = out_y;
+      if (level == 0) ARRAY_AT(status, p) = 0;
+    }
+    return;
+  }
+  D = div_rn(1.f, D);
+
+  next_x -= half_x;
+  next_y -= half_y;
+  float prev_dx = 0.0f, prev_dy = 0.0f;
+  bool ok = true;
+  for (int j = 0; j < max_count; ++j) {
+    const int inx = cv_floor(next_x), iny = cv_floor(next_y);
+    if (inx < -win_w || inx >= cols || iny < -win_h || iny >= rows) {
+      ok = false;
+      break;
+    }
+    const int4 wn = bilinear_weights(next_x - (float)inx, next_y - (float)iny);
+    for (int e = lid; e < area; e += LK_GROUP) {
+      const int y = e / win_w, x = e - y * win_w;
+      pD[e] = (short)(sample_image(J, J_offset, J_step, inx + x, iny + y, wn) - pI[e]);
+    }
+    BARRIER_LOCAL();
+    /* Chains 0-7: OpenCV's b lanes (pair lid / 2 of columns k, k + 4; Ix for even lid, Iy for
+     * odd); 8-9: the scalar tail sums of b1, b2. */
+    if (lid < 8) {
+      const int k = lid / 2;
+      LOCAL const short* g = (lid & 1) ? pY : pX;
+      float acc = 0.0f;
+      for (int y = 0; y < win_h; ++y) {
+        for (int c = 0; c < chunks; ++c) {
+          const int e = y * win_w + 8 * c + k;
+          acc += (float)(pD[e] * g[e] + pD[e + 4] * g[e + 4]);
+        }
+      }
+      sums[lid] = acc;
+    } else if (lid < 10) {
+      LOCAL const short* g = lid == 9 ? pY : pX;
+      float acc = 0.0f;
+      for (int y = 0; y < win_h; ++y) {
+        for (int x = tail; x < win_w; ++x) {
+          const int e = y * win_w + x;
+          acc += (float)(pD[e] * g[e]);
+        }
+      }
+      sums[lid] = acc;
+    }
+    BARRIER_LOCAL();
+    /* sums 0-3 are the lanes of OpenCV's qb0 (pairs 0, 1), 4-7 those of qb1 (pairs 2, 3). */
+    const float4 s = (float4)(sums[0], sums[1], sums[2], sums[3]) + (float4)(sums[4], sums[5], sums[6], sums[7]);
+    const float b1 = (sums[8] + (s.x + s.z)) * FLT_SCALE, b2 = (sums[9] + (s.y + s.w)) * FLT_SCALE;
+    BARRIER_LOCAL(); /* sums and pD are rewritten by the next iteration */
+    if (lk_update(b1, b2, A11, A12, A22, D, half_x, half_y, j, epsilon_sq, &next_x, &next_y, &out_x, &out_y, &prev_dx, &prev_dy)) break;
+  }
+  if (writer) {
+    ARRAY_AT(next_pts, 2 * p) = out_x;
+    ARRAY_AT(next_pts, 2 * p + 1) = out_y;
+  }
+  if (level != 0) return;
+  if (!ok) {
+    if (writer) ARRAY_AT(status, p) = 0;
+    return;
+  }
+  if (!has_err || get_min_eig) return;
+
+  const float fx = out_x - half_x, fy = out_y - half_y;
+  const int ifx = cv_floor(fx), ify = cv_floor(fy);
+  if (ifx < -win_w || ifx >= cols || ify < -win_h || ify >= rows) {
+    if (writer) ARRAY_AT(status, p) = 0;
+    return;
+  }
+  const int4 wf = bilinear_weights(fx - (float)ifx, fy - (float)ify);
+  for (int e = lid; e < area; e += LK_GROUP) {
+    const int y = e / win_w, x = e - y * win_w;
+    pD[e] = (short)(sample_image(J, J_offset, J_step, ifx + x, ify + y, wf) - pI[e]);
+  }
+  BARRIER_LOCAL();
+  if (writer) {
+    float e = 0.0f;
+    for (int i = 0; i < area; ++i) e += fabs((float)pD[i]);
+    ARRAY_AT(err, p) = div_rn(e, (float)(32 * win_w * win_h));
+  }
+}

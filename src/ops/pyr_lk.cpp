@@ -1,0 +1,222 @@
+// calc_optical_flow_pyr_lk: checks, then one launch of kernels/pyr_lk.cl per pyramid level, from
+// the coarsest down (method opencv), or the case study's tracker (method seed, pyr_lk_seed.cpp).
+#include <algorithm>
+#include <array>
+#include <string>
+
+#include "core/launch.hpp"
+#include "ops/elementwise_common.hpp"
+#include "ops/pyr_lk_seed.hpp"
+#include "plinth/klt.hpp"
+
+namespace plinth {
+namespace {
+
+struct MethodInfo {
+  PyrLkMethod method;
+  std::string_view name;
+  std::string_view doc;
+};
+
+// Every method, once: parsing, printing and the CLI's help follow from this table.
+constexpr std::array<MethodInfo, 2> kMethods{{
+    {PyrLkMethod::opencv, "opencv", "cv::calcOpticalFlowPyrLK of OpenCV 4.6 (CPU path), bit exact"},
+    {PyrLkMethod::seed, "seed", "the case study's translation KLT (a different algorithm)"},
+}};
+
+constexpr std::size_t kGroup = 64;
+constexpr std::size_t kPointGroup = 32;              // LK_GROUP in kernels/pyr_lk.cl
+constexpr std::size_t kMaxPatchBytes = 16 * 1024;  // local memory of one point's window samples
+
+void check_points(Queue& queue, const DeviceArray& a, std::int64_t n, Format format, const char* op, const char* arg) {
+  if (a.empty()) throw Error(ErrorCode::invalid_argument, op, arg, "is empty");
+  if (a.buffer() == nullptr || a.format() != format || (n >= 0 && a.size() != n)) {
+    throw Error(ErrorCode::invalid_argument, op, arg,
+                "must be " + std::string(to_string(format.depth)) + " x" + std::to_string(format.channels) +
+                    (n >= 0 ? " with " + std::to_string(n) + " elements" : std::string()) + " (it is " +
+                    std::string(to_string(a.depth())) + " x" + std::to_string(a.channels()) + ", " +
+                    std::to_string(a.size()) + " elements)");
+  }
+  (void)queue;
+}
+
+bool overlap(const DeviceArray& a, const DeviceArray& b) {
+  if (a.empty() || b.empty() || a.buffer() != b.buffer()) return false;
+  return a.offset() < b.offset() + b.bytes() && b.offset() < a.offset() + a.bytes();
+}
+
+void check_params(const PyrLkParams& p, const char* op) {
+  if (p.win_size.width < 3 || p.win_size.height < 3 || p.win_size.width > 1024 || p.win_size.height > 1024) {
+    throw Error(ErrorCode::out_of_range, op, "win_size",
+                std::to_string(p.win_size.width) + "x" + std::to_string(p.win_size.height) +
+                    " is outside 3..1024 (OpenCV needs each side > 2)");
+  }
+  if (p.max_level < 0 || p.max_level > 30) {
+    throw Error(ErrorCode::out_of_range, op, "max_level", std::to_string(p.max_level) + " is outside 0..30");
+  }
+  if ((p.flags & ~(OPTFLOW_USE_INITIAL_FLOW | OPTFLOW_LK_GET_MIN_EIGENVALS)) != 0) {
+    throw Error(ErrorCode::invalid_argument, op, "flags", "has bits other than OPTFLOW_USE_INITIAL_FLOW and OPTFLOW_LK_GET_MIN_EIGENVALS");
+  }
+  if (!(p.min_eig_threshold == p.min_eig_threshold)) {
+    throw Error(ErrorCode::invalid_argument, op, "min_eig_threshold", "is NaN");
+  }
+}
+
+// OpenCV's treatment of the criteria: defaults for unset parts, clamps, epsilon squared.
+std::pair<int, double> effective_criteria(const TermCriteria& c) {
+  const int count = (c.type & TermCriteria::count) == 0 ? 30 : std::min(std::max(c.max_count, 0), 100);
+  double eps = (c.type & TermCriteria::eps) == 0 ? 0.01 : std::min(std::max(c.epsilon, 0.0), 10.0);
+  return {count, eps * eps};
+}
+
+void check_pyramid(Queue& queue, const OpticalFlowPyramid& p, const PyrLkParams& params, const char* op, const char* arg) {
+  if (p.levels.empty()) throw Error(ErrorCode::invalid_argument, op, arg, "has no levels (build_optical_flow_pyramid)");
+  for (const DeviceImage& level : p.levels) detail::check_device(queue, level, op, arg);
+  if (p.win_size.width < params.win_size.width || p.win_size.height < params.win_size.height) {
+    throw Error(ErrorCode::invalid_argument, op, arg,
+                "was built for a " + std::to_string(p.win_size.width) + "x" + std::to_string(p.win_size.height) +
+                    " window, smaller than win_size " + std::to_string(params.win_size.width) + "x" +
+                    std::to_string(params.win_size.height) + " (its padding is too small)");
+  }
+}
+
+}  // namespace
+
+std::string_view to_string(PyrLkMethod method) noexcept {
+  for (const MethodInfo& m : kMethods) {
+    if (m.method == method) return m.name;
+  }
+  return "?";
+}
+
+PyrLkMethod parse_pyr_lk_method(std::string_view text) {
+  std::string names;
+  for (const MethodInfo& m : kMethods) {
+    if (text == m.name) return m.method;
+    names += (names.empty() ? "" : ", ") + std::string(m.name);
+  }
+  throw Error(ErrorCode::invalid_argument, "calc_optical_flow_pyr_lk", "method",
+              "unknown method '" + std::string(text) + "' (expected " + names + ")");
+}
+
+Event calc_optical_flow_pyr_lk(Queue& queue, const OpticalFlowPyramid& prev, const OpticalFlowPyramid& next,
+                               const DeviceArray& prev_pts, const DeviceArray& next_pts, const DeviceArray& status,
+                               const DeviceArray& err, const PyrLkParams& params) {
+  const char* op = "calc_optical_flow_pyr_lk";
+  check_params(params, op);
+  check_pyramid(queue, prev, params, op, "prev");
+  check_pyramid(queue, next, params, op, "next");
+  check_points(queue, prev_pts, -1, Format{Depth::f32, 2}, op, "prev_pts");
+  const std::int64_t n = prev_pts.size();
+  check_points(queue, next_pts, n, Format{Depth::f32, 2}, op, "next_pts");
+  check_points(queue, status, n, Format{Depth::u8, 1}, op, "status");
+  if (!err.empty()) check_points(queue, err, n, Format{Depth::f32, 1}, op, "err");
+  // Every level reads prev_pts again and the outputs are written as it goes: no sharing.
+  const std::pair<const DeviceArray*, const char*> arrays[] = {{&prev_pts, "prev_pts"}, {&next_pts, "next_pts"}, {&status, "status"}, {&err, "err"}};
+  for (std::size_t i = 0; i < 4; ++i) {
+    for (std::size_t j = i + 1; j < 4; ++j) {
+      if (overlap(*arrays[i].first, *arrays[j].first)) {
+        throw Error(ErrorCode::invalid_argument, op, arrays[j].second, std::string("shares memory with ") + arrays[i].second);
+      }
+    }
+  }
+  if (prev.levels[0].size() != next.levels[0].size()) {
+    throw Error(ErrorCode::invalid_argument, op, "next", "frames differ in size from prev");
+  }
+  if (params.method == PyrLkMethod::seed) {
+    return detail::seed_track(queue, prev, next, prev_pts, next_pts, status, err, params);
+  }
+  // Doubles give the correctly rounded float divisions and square roots OpenCV's x86 code has.
+  detail::check_fp64(queue, true, op);
+  if (!prev.has_derivatives()) {
+    throw Error(ErrorCode::invalid_argument, op, "prev", "has no derivatives (build it with with_derivatives = true)");
+  }
+  const int max_level = std::min({params.max_level, prev.max_level(), next.max_level()});
+  const auto [max_count, eps_sq] = effective_criteria(params.criteria);
+  const auto program = detail::get_program(queue, "pyr_lk.cl", detail::BuildOptions{}.define("PLINTH_NEED_FP64"));
+  const int npoints = static_cast<int>(n);
+  const std::size_t patch_bytes = 4 * sizeof(std::int16_t) * static_cast<std::size_t>(params.win_size.width) *
+                                  static_cast<std::size_t>(params.win_size.height);
+  const std::uint64_t local_memory = queue.context().device().local_memory;
+  const bool grouped = !params.one_item_per_point && patch_bytes <= kMaxPatchBytes &&
+                       (local_memory == 0 || patch_bytes + 1024 <= local_memory);
+  Event first, last;
+  for (int level = max_level; level >= 0; --level) {
+    const auto L = static_cast<std::size_t>(level);
+    if (prev.levels[L].size() != next.levels[L].size()) {
+      throw Error(ErrorCode::invalid_argument, op, "next", "level " + std::to_string(level) + " differs in size from prev's");
+    }
+    detail::Launch launch(queue, program, grouped ? "pyr_lk_level_group" : "pyr_lk_level");
+    launch.arg(npoints).arg(level).arg(max_level);
+    launch.arg(static_cast<int>((params.flags & OPTFLOW_USE_INITIAL_FLOW) != 0));
+    launch.arg(static_cast<int>((params.flags & OPTFLOW_LK_GET_MIN_EIGENVALS) != 0));
+    launch.arg(static_cast<int>(!err.empty()));
+    launch.arg(params.win_size.width).arg(params.win_size.height).arg(max_count).arg(eps_sq);
+    launch.arg(static_cast<float>(params.min_eig_threshold));
+    launch.arg(prev.levels[L].width()).arg(prev.levels[L].height());
+    launch.image(prev.levels[L]).image(prev.derivatives[L]).image(next.levels[L]);
+    // Without err the kernel never touches it; status stands in for the pointer.
+    launch.array(prev_pts).array(next_pts).array(status);
+    if (err.empty()) {
+      launch.array(status);
+    } else {
+      launch.array(err);
+    }
+    Event e;
+    if (grouped) {
+      launch.local(patch_bytes);
+      e = Event(launch.run(detail::range(static_cast<std::size_t>(npoints) * kPointGroup), detail::range(kPointGroup)));
+    } else {
+      e = Event(launch.run(detail::range(detail::round_up(static_cast<std::size_t>(npoints), kGroup)), detail::range(kGroup)));
+    }
+    if (!first.valid()) first = e;
+    last = e;
+  }
+  return Event(first.first(), last.last());
+}
+
+void calc_optical_flow_pyr_lk(Queue& queue, const DeviceImage& prev, const DeviceImage& next,
+                              std::span<const Point2f> prev_pts, std::vector<Point2f>& next_pts,
+                              std::vector<std::uint8_t>& status, std::vector<float>& err, const PyrLkParams& params) {
+  const char* op = "calc_optical_flow_pyr_lk";
+  check_params(params, op);
+  detail::check_device(queue, prev, op, "prev");
+  detail::check_device(queue, next, op, "next");
+  detail::check_same_shape(prev.size(), prev.format(), next.size(), next.format(), op, "next");
+  const bool initial = (params.flags & OPTFLOW_USE_INITIAL_FLOW) != 0;
+  if (initial && next_pts.size() != prev_pts.size()) {
+    throw Error(ErrorCode::invalid_argument, op, "next_pts",
+                "must hold the " + std::to_string(prev_pts.size()) + " initial positions with OPTFLOW_USE_INITIAL_FLOW");
+  }
+  if (prev_pts.empty()) {
+    next_pts.clear();
+    status.clear();
+    err.clear();
+    return;
+  }
+  const std::int64_t n = static_cast<std::int64_t>(prev_pts.size());
+  if (n > max_array_elements / 2) throw Error(ErrorCode::out_of_range, op, "prev_pts", "too many points");
+  OpticalFlowPyramid prev_pyr, next_pyr;
+  if (params.method == PyrLkMethod::opencv) {
+    build_optical_flow_pyramid(queue, prev, prev_pyr, params.win_size, params.max_level, true);
+    build_optical_flow_pyramid(queue, next, next_pyr, params.win_size, params.max_level, false);
+  } else {
+    prev_pyr.win_size = next_pyr.win_size = params.win_size;
+    prev_pyr.levels = {prev};
+    next_pyr.levels = {next};
+  }
+  const Format points{Depth::f32, 2};
+  DeviceArray d_prev(queue.context(), n, points), d_next(queue.context(), n, points);
+  DeviceArray d_status(queue.context(), n, Format{Depth::u8, 1}), d_err(queue.context(), n, Format{Depth::f32, 1});
+  upload_array(queue, prev_pts.data(), prev_pts.size_bytes(), d_prev);
+  if (initial) upload_array(queue, next_pts.data(), next_pts.size() * sizeof(Point2f), d_next);
+  calc_optical_flow_pyr_lk(queue, prev_pyr, next_pyr, d_prev, d_next, d_status, d_err, params);
+  next_pts.resize(prev_pts.size());
+  status.resize(prev_pts.size());
+  err.resize(prev_pts.size());
+  download_array(queue, d_next, next_pts.data(), next_pts.size() * sizeof(Point2f));
+  download_array(queue, d_status, status.data(), status.size());
+  download_array(queue, d_err, err.data(), err.size() * sizeof(float)).wait();
+}
+
+}  // namespace plinth
