@@ -134,9 +134,10 @@ struct VideoReader::Impl {
     if (!converter || converter_format != pic.format) {
       converter.reset(sws_getContext(coded_w, coded_h, static_cast<AVPixelFormat>(pic.format), coded_w, coded_h,
                                      AV_PIX_FMT_BGR24, SWS_BICUBIC, nullptr, nullptr, nullptr));
-      if (!converter) fail(ErrorCode::format, "cannot convert the pixel format '" +
-                                                  std::string(av_get_pix_fmt_name(static_cast<AVPixelFormat>(pic.format)) ? av_get_pix_fmt_name(static_cast<AVPixelFormat>(pic.format)) : "?") +
-                                                  "' to BGR");
+      if (!converter) {
+        const char* name = av_get_pix_fmt_name(static_cast<AVPixelFormat>(pic.format));
+        fail(ErrorCode::format, "cannot convert the pixel format '" + std::string(name != nullptr ? name : "?") + "' to BGR");
+      }
       converter_format = pic.format;
       coded_bgr.reset();
       if (coded_w != pic.width || coded_h != pic.height) {
