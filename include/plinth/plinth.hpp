@@ -3,10 +3,13 @@
 
 #include "plinth/arithm.hpp"
 #include "plinth/array.hpp"
+#include "plinth/bow.hpp"
 #include "plinth/cascade.hpp"
 #include "plinth/color.hpp"
 #include "plinth/core.hpp"
+#include "plinth/corners.hpp"
 #include "plinth/error.hpp"
+#include "plinth/features.hpp"
 #include "plinth/filters.hpp"
 #include "plinth/image.hpp"
 #include "plinth/integral.hpp"

@@ -7,7 +7,8 @@
 #
 # Files written to $OUT (the device tool brings back at most 8): run.log, gtest.json, tests.log,
 # bench_<group>.json, opencv_ocl.json, opencv_cascade_cpu.json, opencv_pyr_lk.json (tracking group),
-# merged.txt; build.log when the build stage runs.
+# opencv_corners_cpu.json (corners group), torch_sort.json (sort group), torch_bow.json (bow group), merged.txt; build.log when the
+# build stage runs.
 #
 # Knobs (environment): PLINTH_BENCH_SIZES, PLINTH_BENCH_RUNS, PLINTH_BENCH_OPS (default: all),
 # PLINTH_RUN_BUDGET (seconds, default 540), PLINTH_SKIP_TESTS=1, PLINTH_TEST_FILTER (gtest filter),
@@ -171,7 +172,9 @@ for group in ${PLINTH_BENCH_GROUPS:-integral cascade filters}; do
     filters) ops=(box_filter sep_filter filter2d gaussian_blur median epsilon pyramid arithm convert color);
              group_sizes=3840x2160; cap=240 ;;
     sort) ops=(sort top_k compact); group_sizes=4096x4096; cap=90 ;;  # opt-in: PLINTH_BENCH_GROUPS=sort
-    tracking) ops=(pyr_lk); group_sizes=1920x1080,640x480; cap=150 ;;
+    tracking) ops=(pyr_lk); group_sizes=1920x1080,640x480; cap=150 ;;   # opt-in, as the groups below
+    corners) ops=(corners); group_sizes=1920x1080; cap=60 ;;
+    bow) ops=(bow_assign); group_sizes=3840x2160; cap=90 ;;
     *) echo "unknown benchmark group $group"; continue ;;
   esac
   stage "benchmark $group at $group_sizes"
@@ -179,6 +182,10 @@ for group in ${PLINTH_BENCH_GROUPS:-integral cascade filters}; do
     --max-seconds $((cap - 20)) --json "$OUT/bench_$group.json"
 done
 
+case " ${PLINTH_BENCH_GROUPS:-} " in *" bow "*)
+  stage "torch peer of bow_assign (bench/peers/torch_bow_peer.py)"
+  PYTHONUNBUFFERED=1 run torch-bow 60 10 python3 bench/peers/torch_bow_peer.py -o "$OUT/torch_bow.json" ;;
+esac
 case " ${PLINTH_BENCH_GROUPS:-} " in *" sort "*)
   stage "torch.sort / torch.topk peer (bench/peers/torch_sort_peer.py)"
   PYTHONUNBUFFERED=1 run torch-sort 60 10 python3 bench/peers/torch_sort_peer.py --sizes 4096x4096 --runs 30 --json "$OUT/torch_sort.json" ;;
@@ -208,10 +215,19 @@ if [ -n "$wheel" ]; then
       --threads 16 --cascade "$PLINTH_CASCADE_DIR/haarcascade_frontalface_default.xml" -o "$OUT/opencv_cascade_cpu.json"
 fi
 
+# OpenCV's CPU goodFeaturesToTrack and corner responses (16 threads) beside `plinth bench corners`.
+if [ "${PLINTH_SKIP_OPENCV:-0}" != 1 ] && [[ " ${PLINTH_BENCH_GROUPS:-} " == *" corners "* ]]; then
+  stage "OpenCV corners on the CPU"
+  PYTHONUNBUFFERED=1 run opencv-corners 90 10 python3 bench/peers/opencv_corners_cpu.py --sizes 1920x1080 \
+    --threads 16 -o "$OUT/opencv_corners_cpu.json"
+fi
+
 stage "summary"
 echo "failed stages: ${failed[*]:-none}"
 ls -la "$OUT"
 python3 bench/merge_results.py $(ls "$OUT"/bench_*.json "$OUT"/opencv_*.json "$OUT"/torch_*.json 2>/dev/null) > "$OUT/merged.txt" 2>&1
 cat "$OUT/merged.txt"
+# The device tool brings back at most 8 files: the JSON documents travel as one archive.
+(cd "$OUT" && ls *.json >/dev/null 2>&1 && tar czf results_json.tar.gz *.json && rm -f *.json)
 rm -rf "$work"
 exit 0

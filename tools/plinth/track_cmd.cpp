@@ -8,9 +8,6 @@
 // ones detected in it); floats print with 9 significant digits, which read back exactly.
 // --draw writes the frames with the points and their recent tracks drawn, as a video (.mp4, .avi,
 // .mkv) or as PNG frames into a new folder. --timing reports on stderr where the time goes.
-// Until corners.hpp and klt.hpp (other branches of issue 16) are merged, this file compiles to
-// nothing, so that the CLI builds; with them, `plinth track` registers itself.
-#if __has_include("plinth/corners.hpp") && __has_include("plinth/klt.hpp")
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -302,4 +299,3 @@ const Command registration("track", "track points through a video or frames (GFT
 
 }  // namespace
 }  // namespace plinth::cli
-#endif  // corners.hpp and klt.hpp
