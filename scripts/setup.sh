@@ -10,6 +10,7 @@ packages=(
   libstb-dev libcli11-dev libpugixml-dev nlohmann-json3-dev
   libgtest-dev libopencv-dev opencv-data opencv-doc
   clang-14 libclang-rt-14-dev
+  libavformat-dev libavcodec-dev libswscale-dev libavutil-dev
 )
 missing=()
 for p in "${packages[@]}"; do

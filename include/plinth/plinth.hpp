@@ -20,3 +20,4 @@
 #include "plinth/resize.hpp"
 #include "plinth/sort.hpp"
 #include "plinth/types.hpp"
+#include "plinth/video.hpp"

@@ -2,7 +2,8 @@
 # Runs HERE (Debian 12, no GPU): builds plinth in Release and fills .carry/device/ (ignored by git)
 # with what scripts/device/run.sh needs on the GPU machine (Ubuntu 24.04, no network):
 #   bin/plinth_tests   the GoogleTest binary (built here: the GPU machine has no OpenCV C++ libraries)
-#   bin/plinth         the CLI built here, without NPP: run.sh's fallback if the build there fails
+#   bin/plinth         the CLI built here, without NPP and without video (FFmpeg's libraries would
+#                      not fit): run.sh's fallback if the build there fails
 #   lib/               the shared libraries those need that Ubuntu 24.04 may lack (ldd; glibc,
 #                      libstdc++, libgcc and the OpenCL loader left out)
 #   fallback/          Debian's OpenCL ICD loader, used there only if none is installed
@@ -35,6 +36,17 @@ rm -rf "$out"
 mkdir -p "$out/bin" "$out/lib" "$out/fallback" "$out/prefix/include/stb" "$out/prefix/lib/x86_64-linux-gnu/cmake" \
   "$out/prefix/share/cmake"
 cp "$build/tests/plinth_tests" "$build/tools/plinth/plinth" "$out/bin/"
+# A CLI linked with FFmpeg (video support, src/video/) would drag in some 170 MB of codec
+# libraries: carry one built without video instead, from a second build folder.
+if ldd "$build/tools/plinth/plinth" | grep 'libavcodec' >/dev/null; then  # not grep -q: no SIGPIPE under pipefail
+  novideo=$build-novideo
+  echo "prepare: $build's CLI links FFmpeg; building one without video in $novideo"
+  launcher=$(sed -n 's/^CMAKE_CXX_COMPILER_LAUNCHER:[A-Z]*=//p' "$build/CMakeCache.txt")
+  cmake -S . -B "$novideo" -G Ninja -DCMAKE_BUILD_TYPE=Release -DPLINTH_WITH_VIDEO=OFF -DPLINTH_BUILD_TESTS=OFF \
+    ${launcher:+"-DCMAKE_CXX_COMPILER_LAUNCHER=$launcher"} >/dev/null
+  ninja -C "$novideo" -j"${JOBS:-2}" plinth_cli
+  cp "$novideo/tools/plinth/plinth" "$out/bin/plinth"
+fi
 strip --strip-unneeded "$out/bin/plinth_tests" "$out/bin/plinth"
 # Opt-in: plinth_klt_tests (cv::calcOpticalFlowPyrLK; OpenCV's video module adds about 23 MB).
 if [ "${PLINTH_CARRY_KLT_TESTS:-0}" = 1 ]; then
@@ -57,7 +69,9 @@ if ldd "$out/bin/plinth_tests" | grep -q 'not found'; then
   ldd "$out/bin/plinth_tests" | grep 'not found' >&2
   exit 1
 fi
-opencl=$(ldconfig -p | awk '/libOpenCL\.so\.1 / && /x86-64/ {print $NF; exit}')
+# awk reads to the end: an early exit would kill ldconfig with SIGPIPE, which pipefail and set -e
+# turn into the script's silent end.
+opencl=$(ldconfig -p | awk '!found && /libOpenCL\.so\.1 / && /x86-64/ {print $NF; found = 1}')
 [ -n "$opencl" ] && cp -L "$opencl" "$out/fallback/libOpenCL.so.1"
 
 # Headers and CMake packages for configuring plinth on the device.

@@ -3,7 +3,8 @@
 // Viola-Jones detection with an OpenCV cascade (frontalface_default from opencv-data by
 // default). Inputs are image files, directories (their images, not recursive) and globs.
 // --draw writes the image with the rectangles drawn in green as PNG: a file for one input, a
-// directory for several.
+// directory for several. A video file (the only input) gives one JSON line per frame and --draw
+// writes a video (detect_video.cpp).
 // Inputs are processed in order. When one fails (unreadable, not an image), the run stops with
 // one error line and exit code 1; the inputs before it have been reported (text or JSON alike:
 // the JSON array then holds the inputs that completed) and their drawings written.
@@ -18,6 +19,7 @@
 #include <sstream>
 
 #include "command.hpp"
+#include "detect_video.hpp"
 
 namespace plinth::cli {
 namespace {
@@ -140,6 +142,11 @@ void run(const Options& o, Globals& globals) {
     throw Error(ErrorCode::invalid_argument, kCmd, "--min-size", o.min_size + " is larger than --max-size " + o.max_size);
   }
   options.method = parse_cascade_method(o.method);
+  // A video is read frame by frame (detect_video.cpp): one JSON line per frame, --draw a video.
+  if (std::any_of(files.begin(), files.end(), [](const std::string& f) { return is_video_file(f); })) {
+    if (files.size() != 1) throw Error(ErrorCode::invalid_argument, kCmd, "inputs", "a video must be the only input");
+    return detect_video(files.front(), find_cascade(o.cascade), options, o.json, o.draw, globals);
+  }
 
   // Output names first, so that nothing is computed when one would be refused.
   std::vector<std::string> drawn;
@@ -219,7 +226,7 @@ void run(const Options& o, Globals& globals) {
 
 void setup(CLI::App& command, Globals& globals) {
   auto o = std::make_shared<Options>();
-  command.add_option("inputs", o->inputs, "image files, directories or globs")->required();
+  command.add_option("inputs", o->inputs, "image files, directories or globs, or one video file")->required();
   command.add_option("--cascade", o->cascade,
                      "cascade name (frontalface_default, frontalface_alt2, eye, lbpcascade_frontalface_improved, ...) "
                      "found in /usr/share/opencv4, or an XML path");
