@@ -65,7 +65,10 @@ TEST(Array, Errors) {
   EXPECT_EQ(code([] { DeviceArray(context(), 0, Format{Depth::u8, 1}); }), ErrorCode::out_of_range);
   EXPECT_EQ(code([] { DeviceArray(context(), max_array_elements + 1, Format{Depth::u8, 1}); }), ErrorCode::out_of_range);
   EXPECT_EQ(code([] { DeviceArray(context(), 4, Format{Depth::u8, 5}); }), ErrorCode::invalid_argument);
-  EXPECT_EQ(code([] { DeviceArray(context(), max_array_elements, Format{Depth::f64, 4}); }), ErrorCode::out_of_memory);
+  // 64 GiB: refused before allocating where it exceeds the device's largest allocation (PoCL, OpenCL).
+  if (static_cast<std::uint64_t>(max_array_elements) * 32 > context().device().max_allocation) {
+    EXPECT_EQ(code([] { DeviceArray(context(), max_array_elements, Format{Depth::f64, 4}); }), ErrorCode::out_of_memory);
+  }
   DeviceArray a(context(), 10, Format{Depth::s32, 1});
   EXPECT_EQ(code([&] { (void)a.slice(8, 3); }), ErrorCode::out_of_range);
   EXPECT_EQ(code([&] { (void)a.slice(-1, 2); }), ErrorCode::out_of_range);
