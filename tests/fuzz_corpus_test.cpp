@@ -94,5 +94,18 @@ TEST(FuzzCorpus, JpegHuffmanTableOfMoreThan256CodesIsRefused) {
   }
 }
 
+// A valid PNG (3x2 grey, value 10 * y + x) whose first IDAT chunk is empty: stb_image would copy
+// zero bytes into a null buffer for it; the empty chunk is dropped before stb reads the file.
+TEST(FuzzCorpus, PngWithAnEmptyFirstIdatDecodes) {
+  const fs::path path = fs::path(PLINTH_SOURCE_DIR) / "fuzz/regressions/image/stb_png_empty_first_idat.png";
+  const HostImage image = read_image(path.string());
+  ASSERT_EQ(image.width(), 3);
+  ASSERT_EQ(image.height(), 2);
+  ASSERT_EQ(image.channels(), 1);
+  for (int y = 0; y < 2; ++y) {
+    for (int x = 0; x < 3; ++x) EXPECT_EQ(image.at<std::uint8_t>(x, y), 10 * y + x) << x << "," << y;
+  }
+}
+
 }  // namespace
 }  // namespace plinth

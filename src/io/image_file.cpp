@@ -5,11 +5,15 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <limits>
 #include <memory>
+#include <optional>
+#include <vector>
 
 #include "core/image_checks.hpp"
 #include "io/io_detail.hpp"
 #include "io/jpeg_check.hpp"
+#include "io/png_chunks.hpp"
 #include "plinth/error.hpp"
 #include "plinth/io.hpp"
 
@@ -66,11 +70,39 @@ void check_header_size(const unsigned char* head, std::size_t got, const std::st
   }
 }
 
+// stb's entry points for a file, or for its bytes where they had to be repaired first.
+struct StbSource {
+  std::FILE* file;
+  std::optional<std::vector<unsigned char>> bytes;
+
+  const stbi_uc* data() const { return bytes->data(); }
+  int size() const { return static_cast<int>(bytes->size()); }
+  bool info(int* w, int* h, int* c) const {
+    return (bytes ? stbi_info_from_memory(data(), size(), w, h, c) : stbi_info_from_file(file, w, h, c)) != 0;
+  }
+  bool sixteen_bit() const {
+    return (bytes ? stbi_is_16_bit_from_memory(data(), size()) : stbi_is_16_bit_from_file(file)) != 0;
+  }
+  void* load(bool sixteen, int* w, int* h, int* c) const {
+    if (bytes) {
+      return sixteen ? static_cast<void*>(stbi_load_16_from_memory(data(), size(), w, h, c, 0))
+                     : static_cast<void*>(stbi_load_from_memory(data(), size(), w, h, c, 0));
+    }
+    std::fseek(file, 0, SEEK_SET);
+    return sixteen ? static_cast<void*>(stbi_load_from_file_16(file, w, h, c, 0))
+                   : static_cast<void*>(stbi_load_from_file(file, w, h, c, 0));
+  }
+};
+
 HostImage read_with_stb(detail::InputFile input, const std::string& path) {
   std::FILE* file = input.file.get();
   detail::check_jpeg_huffman_tables(file, path);  // before stb reads any table
+  const StbSource source{file, detail::png_without_leading_empty_idat(file)};
+  if (source.bytes && source.bytes->size() > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
+    throw Error(ErrorCode::format, kRead, path, "PNG file too large to read (over 2 GiB)");
+  }
   int width = 0, height = 0, channels = 0;
-  if (!stbi_info_from_file(file, &width, &height, &channels)) {
+  if (!source.info(&width, &height, &channels)) {
     const char* reason = stbi_failure_reason();
     // stb tries every format in turn and then names none; its own reason only when it has one.
     const bool specific = reason != nullptr && std::string_view(reason) != "unknown image type";
@@ -79,11 +111,9 @@ HostImage read_with_stb(detail::InputFile input, const std::string& path) {
   }
   detail::check_decoded_size(width, height, std::clamp(channels, 1, 4), "image", path);
   detail::check_geometry(width, height, Format{Depth::u8, std::clamp(channels, 1, 4)}, kRead, path);
-  const bool sixteen = stbi_is_16_bit_from_file(file) != 0;
-  std::fseek(file, 0, SEEK_SET);
+  const bool sixteen = source.sixteen_bit();
   int w = 0, h = 0, c = 0;
-  void* pixels = sixteen ? static_cast<void*>(stbi_load_from_file_16(file, &w, &h, &c, 0))
-                         : static_cast<void*>(stbi_load_from_file(file, &w, &h, &c, 0));
+  void* pixels = source.load(sixteen, &w, &h, &c);
   if (pixels == nullptr) {
     const char* reason = stbi_failure_reason();
     throw Error(ErrorCode::format, kRead, path,
