@@ -249,6 +249,9 @@ KERNEL void pyr_lk_level(int npoints, int level, int max_level, int use_initial_
  * arithmetic, bounds an iteration). */
 #define LK_GROUP 32
 #define LK_ERR_EXACT_AREA ((1 << 24) / 8160) /* windows whose |J - I| sums stay exact in float */
+/* Window samples a work-item makes at once: their global loads are in flight together (a loop
+ * of one sample at a time waits out the memory latency per sample). */
+#define LK_BATCH 4
 
 /* A chain of float additions in order, its loads issued eight at a time. */
 INLINE float chain_sum(LOCAL const float* c, int len) {
@@ -321,12 +324,22 @@ KERNEL REQD_GROUP_SIZE(LK_GROUP, 1, 1) void pyr_lk_level_group(
   const int chunks = win_w / 8, tail = 8 * chunks, tail_w = win_w - tail;
   const int lb = win_h * chunks, lt = win_h * tail_w; /* lengths of the b chains */
 
-  for (int e = lid; e < area; e += LK_GROUP) {
-    const int y = e / win_w, x = e - y * win_w;
-    pI[e] = (short)sample_image(I, I_offset, I_step, ipx + x, ipy + y, wp);
-    const int2 d = sample_deriv(dI, dI_offset, dI_step, ipx + x, ipy + y, wp);
-    pX[e] = (short)d.x;
-    pY[e] = (short)d.y;
+  for (int e0 = lid; e0 < area; e0 += LK_BATCH * LK_GROUP) {
+    int vi[LK_BATCH];
+    int2 vd[LK_BATCH];
+    UNROLL for (int k = 0; k < LK_BATCH; ++k) {
+      const int e = min(e0 + k * LK_GROUP, area - 1), y = e / win_w, x = e - y * win_w;
+      vi[k] = sample_image(I, I_offset, I_step, ipx + x, ipy + y, wp);
+      vd[k] = sample_deriv(dI, dI_offset, dI_step, ipx + x, ipy + y, wp);
+    }
+    UNROLL for (int k = 0; k < LK_BATCH; ++k) {
+      const int e = e0 + k * LK_GROUP;
+      if (e < area) {
+        pI[e] = (short)vi[k];
+        pX[e] = (short)vd[k].x;
+        pY[e] = (short)vd[k].y;
+      }
+    }
   }
   BARRIER_LOCAL();
   /* Chains 0-11: lane (lid % 4) of A11, A12, A22 (lid / 4); 12-14: the scalar tail sums. */
@@ -386,9 +399,16 @@ KERNEL REQD_GROUP_SIZE(LK_GROUP, 1, 1) void pyr_lk_level_group(
       break;
     }
     const int4 wn = bilinear_weights(next_x - (float)inx, next_y - (float)iny);
-    for (int e = lid; e < area; e += LK_GROUP) {
-      const int y = e / win_w, x = e - y * win_w;
-      pD[e] = (short)(sample_image(J, J_offset, J_step, inx + x, iny + y, wn) - pI[e]);
+    for (int e0 = lid; e0 < area; e0 += LK_BATCH * LK_GROUP) {
+      int vj[LK_BATCH];
+      UNROLL for (int k = 0; k < LK_BATCH; ++k) {
+        const int e = min(e0 + k * LK_GROUP, area - 1), y = e / win_w, x = e - y * win_w;
+        vj[k] = sample_image(J, J_offset, J_step, inx + x, iny + y, wn);
+      }
+      UNROLL for (int k = 0; k < LK_BATCH; ++k) {
+        const int e = e0 + k * LK_GROUP;
+        if (e < area) pD[e] = (short)(vj[k] - pI[e]);
+      }
     }
     BARRIER_LOCAL();
     /* Chains 0-7: OpenCV's b lanes (pair chain / 2 of columns k, k + 4; Ix for even chains, Iy
@@ -441,11 +461,20 @@ KERNEL REQD_GROUP_SIZE(LK_GROUP, 1, 1) void pyr_lk_level_group(
   }
   const int4 wf = bilinear_weights(fx - (float)ifx, fy - (float)ify);
   int part = 0;
-  for (int e = lid; e < area; e += LK_GROUP) {
-    const int y = e / win_w, x = e - y * win_w;
-    const int diff = sample_image(J, J_offset, J_step, ifx + x, ify + y, wf) - pI[e];
-    pD[e] = (short)diff;
-    part += diff < 0 ? -diff : diff;
+  for (int e0 = lid; e0 < area; e0 += LK_BATCH * LK_GROUP) {
+    int vj[LK_BATCH];
+    UNROLL for (int k = 0; k < LK_BATCH; ++k) {
+      const int e = min(e0 + k * LK_GROUP, area - 1), y = e / win_w, x = e - y * win_w;
+      vj[k] = sample_image(J, J_offset, J_step, ifx + x, ify + y, wf);
+    }
+    UNROLL for (int k = 0; k < LK_BATCH; ++k) {
+      const int e = e0 + k * LK_GROUP;
+      if (e < area) {
+        const int diff = vj[k] - pI[e];
+        pD[e] = (short)diff;
+        part += diff < 0 ? -diff : diff;
+      }
+    }
   }
   parts[lid] = part;
   BARRIER_LOCAL();
