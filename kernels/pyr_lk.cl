@@ -253,6 +253,16 @@ KERNEL void pyr_lk_level(int npoints, int level, int max_level, int use_initial_
  * of one sample at a time waits out the memory latency per sample). */
 #define LK_BATCH 4
 
+/* Moves (x, y) of a window element (row-major, win_w wide) to that of the element LK_GROUP on:
+ * work-items walk the window without integer divisions. */
+INLINE void next_element(int* x, int* y, int win_w) {
+  *x += LK_GROUP;
+  while (*x >= win_w) {
+    *x -= win_w;
+    *y += 1;
+  }
+}
+
 /* A chain of float additions in order, its loads issued eight at a time. */
 INLINE float chain_sum(LOCAL const float* c, int len) {
   float acc = 0.0f;
@@ -324,13 +334,16 @@ KERNEL REQD_GROUP_SIZE(LK_GROUP, 1, 1) void pyr_lk_level_group(
   const int chunks = win_w / 8, tail = 8 * chunks, tail_w = win_w - tail;
   const int lb = win_h * chunks, lt = win_h * tail_w; /* lengths of the b chains */
 
-  for (int e0 = lid; e0 < area; e0 += LK_BATCH * LK_GROUP) {
+  const int x0 = lid % win_w, y0 = lid / win_w; /* this work-item's first window element */
+  for (int e0 = lid, x = x0, y = y0; e0 < area; e0 += LK_BATCH * LK_GROUP) {
     int vi[LK_BATCH];
     int2 vd[LK_BATCH];
     UNROLL for (int k = 0; k < LK_BATCH; ++k) {
-      const int e = min(e0 + k * LK_GROUP, area - 1), y = e / win_w, x = e - y * win_w;
-      vi[k] = sample_image(I, I_offset, I_step, ipx + x, ipy + y, wp);
-      vd[k] = sample_deriv(dI, dI_offset, dI_step, ipx + x, ipy + y, wp);
+      const bool inside = y < win_h; /* past the window: sample its last pixel, keep nothing */
+      const int sx = ipx + (inside ? x : win_w - 1), sy = ipy + (inside ? y : win_h - 1);
+      vi[k] = sample_image(I, I_offset, I_step, sx, sy, wp);
+      vd[k] = sample_deriv(dI, dI_offset, dI_step, sx, sy, wp);
+      next_element(&x, &y, win_w);
     }
     UNROLL for (int k = 0; k < LK_BATCH; ++k) {
       const int e = e0 + k * LK_GROUP;
@@ -399,11 +412,13 @@ KERNEL REQD_GROUP_SIZE(LK_GROUP, 1, 1) void pyr_lk_level_group(
       break;
     }
     const int4 wn = bilinear_weights(next_x - (float)inx, next_y - (float)iny);
+    int x = x0, y = y0;
     for (int e0 = lid; e0 < area; e0 += LK_BATCH * LK_GROUP) {
       int vj[LK_BATCH];
       UNROLL for (int k = 0; k < LK_BATCH; ++k) {
-        const int e = min(e0 + k * LK_GROUP, area - 1), y = e / win_w, x = e - y * win_w;
-        vj[k] = sample_image(J, J_offset, J_step, inx + x, iny + y, wn);
+        const bool inside = y < win_h; /* past the window: sample its last pixel, keep nothing */
+        vj[k] = sample_image(J, J_offset, J_step, inx + (inside ? x : win_w - 1), iny + (inside ? y : win_h - 1), wn);
+        next_element(&x, &y, win_w);
       }
       UNROLL for (int k = 0; k < LK_BATCH; ++k) {
         const int e = e0 + k * LK_GROUP;
@@ -411,23 +426,23 @@ KERNEL REQD_GROUP_SIZE(LK_GROUP, 1, 1) void pyr_lk_level_group(
       }
     }
     BARRIER_LOCAL();
-    /* Chains 0-7: OpenCV's b lanes (pair chain / 2 of columns k, k + 4; Ix for even chains, Iy
-     * for odd), lb terms each, row after row and chunk after chunk; 8-9: the scalar tail sums of
-     * b1, b2, lt terms each, row after row. */
-    for (int i = lid; i < 8 * lb + 2 * lt; i += LK_GROUP) {
-      float term;
-      if (i < 8 * lb) {
-        const int chain = i / lb, t = i - chain * lb;
-        const int y = t / chunks, e = y * win_w + 8 * (t - y * chunks) + chain / 2;
-        LOCAL const short* g = (chain & 1) ? pY : pX;
-        term = (float)(pD[e] * g[e] + pD[e + 4] * g[e + 4]);
-      } else {
-        const int j = i - 8 * lb, chain = j / lt, t = j - chain * lt;
-        const int y = t / tail_w, e = y * win_w + tail + (t - y * tail_w);
-        LOCAL const short* g = chain ? pY : pX;
-        term = (float)(pD[e] * g[e]);
+    /* The terms of the b chains, element by element. Chains 0-7: OpenCV's b lanes (pair k of
+     * columns 8c + k, 8c + k + 4, made at column 8c + k; Ix in chain 2k, Iy in 2k + 1), lb terms
+     * each, row after row and chunk after chunk; 8-9: the scalar tail sums of b1, b2, lt terms
+     * each, row after row. */
+    x = x0;
+    y = y0;
+    for (int e = lid; e < area; e += LK_GROUP) {
+      if (x >= tail) {
+        const int t = y * tail_w + (x - tail);
+        terms[8 * lb + t] = (float)(pD[e] * pX[e]);
+        terms[8 * lb + lt + t] = (float)(pD[e] * pY[e]);
+      } else if ((x & 7) < 4) {
+        const int k = x & 7, t = y * chunks + (x >> 3);
+        terms[2 * k * lb + t] = (float)(pD[e] * pX[e] + pD[e + 4] * pX[e + 4]);
+        terms[(2 * k + 1) * lb + t] = (float)(pD[e] * pY[e] + pD[e + 4] * pY[e + 4]);
       }
-      terms[i] = term;
+      next_element(&x, &y, win_w);
     }
     BARRIER_LOCAL();
     if (lid < 8) {
@@ -461,11 +476,13 @@ KERNEL REQD_GROUP_SIZE(LK_GROUP, 1, 1) void pyr_lk_level_group(
   }
   const int4 wf = bilinear_weights(fx - (float)ifx, fy - (float)ify);
   int part = 0;
+  int x = x0, y = y0;
   for (int e0 = lid; e0 < area; e0 += LK_BATCH * LK_GROUP) {
     int vj[LK_BATCH];
     UNROLL for (int k = 0; k < LK_BATCH; ++k) {
-      const int e = min(e0 + k * LK_GROUP, area - 1), y = e / win_w, x = e - y * win_w;
-      vj[k] = sample_image(J, J_offset, J_step, ifx + x, ify + y, wf);
+      const bool inside = y < win_h; /* past the window: sample its last pixel, keep nothing */
+      vj[k] = sample_image(J, J_offset, J_step, ifx + (inside ? x : win_w - 1), ify + (inside ? y : win_h - 1), wf);
+      next_element(&x, &y, win_w);
     }
     UNROLL for (int k = 0; k < LK_BATCH; ++k) {
       const int e = e0 + k * LK_GROUP;
