@@ -143,6 +143,16 @@ TEST(FeaturesSurf, DeviceAgreesWithReference) {
   expect_agree(ref, surf(queue(), host, p), "defaults");
 }
 
+TEST(FeaturesSurf, DeviceAgreesWithReferenceOnGraf) {
+  // A full-size photograph (800x640): thousands of keypoints over all four octaves.
+  const cv::Mat img = cv::imread("/usr/share/doc/opencv-doc/examples/data/graf1.png", cv::IMREAD_GRAYSCALE);
+  if (img.empty()) GTEST_SKIP() << "opencv-doc's graf1.png is not installed";
+  const HostImage host = from_mat(img);
+  const SurfFeatures ref = surf_reference(host);
+  ASSERT_GT(ref.keypoints.size(), 1000u);
+  expect_agree(ref, surf(queue(), host), "graf1");
+}
+
 TEST(FeaturesSurf, DeviceAgreesExtendedUprightAndFewerLayers) {
   const cv::Mat img = astronaut(128);
   if (img.empty()) GTEST_SKIP() << "data/astronaut.png is missing";
