@@ -2,9 +2,8 @@
 // defaults: threshold 100, 4 octaves of 3 layers) on the astronaut photograph tiled to the size
 // (1920x1080 for the target; rolled right by 53 pixels per input set, as corners_bench).
 // `plinth` is the device span from the integral image's first launch to the last descriptor's
-// end, which includes the host's part in between (the keypoint count and list read back, ordered
-// on the host, uploaded again); `whole_call` is the host clock around the call (uploads of the
-// tables, the read-back of keypoints and descriptors included).
+// end (no read-back in between); `whole_call` is the host clock around the call (the tables'
+// uploads, the read-back of keypoints and descriptors and their ordering on the host included).
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -64,8 +63,7 @@ std::vector<Case> make_cases(Env& env) {
     k.config = "detect+describe 64-d";
     k.size = size;
     k.bytes = image_bytes(size, Format{Depth::u8, 1});
-    k.note = "plinth: device span from the integral image to the last descriptor, including the host's keypoint ordering "
-             "between detection and description; " + note;
+    k.note = "plinth: device span from the integral image to the last descriptor; " + note;
     k.run = [=](int s) {
       Event event;
       const SurfFeatures f = surf(*queue, (*photos)[static_cast<std::size_t>(s)], SurfParams{}, &event);

@@ -105,13 +105,16 @@ KERNEL void surf_extrema(GLOBAL const int* layers, GLOBAL const float* det, GLOB
   k[7] = 0.0f;
 }
 
-/* The orientation of keypoint GROUP_ID(0): Haar responses of size 4s at the 113 grid points of
+/* The orientation of keypoint GROUP_ID(0) (work-groups past the list's count, or its capacity,
+ * have nothing to do: the grid is sized for the capacity, so that no count is read back first):
+ * Haar responses of size 4s at the 113 grid points of
  * radius 6s, Gaussian-weighted; the 60-degree window (72 positions) of the largest summed vector
  * gives the angle. keep[k] = 0 when the filter exceeds the integral image or no response lies
  * inside it (the keypoint is dropped). upright: the angle is 270 and only the size is checked. */
 KERNEL REQD_GROUP_SIZE(SURF_ORI_GROUP, 1, 1) void surf_orientation(CONST_IMAGE_PARAM(int, sum), int sum_w, int sum_h,
                                                                     GLOBAL float* keypoints, GLOBAL const int* offsets,
-                                                                    GLOBAL const float* table, int upright, GLOBAL int* keep) {
+                                                                    GLOBAL const float* table, int upright, GLOBAL const uint* count,
+                                                                    int capacity, GLOBAL int* keep) {
   LOCAL_MEM float xs[SURF_ORI_SAMPLES];
   LOCAL_MEM float ys[SURF_ORI_SAMPLES];
   LOCAL_MEM int degrees[SURF_ORI_SAMPLES];
@@ -121,6 +124,7 @@ KERNEL REQD_GROUP_SIZE(SURF_ORI_GROUP, 1, 1) void surf_orientation(CONST_IMAGE_P
   LOCAL_MEM float wy[SURF_ORI_POSITIONS];
   const int kp = GROUP_ID(0);
   const int lid = LOCAL_ID(0);
+  if ((uint)kp >= count[0] || kp >= capacity) return;
   GLOBAL float* k = keypoints + kp * SURF_KP_FIELDS;
   const float cx = k[SURF_KP_X];
   const float cy = k[SURF_KP_Y];
@@ -248,11 +252,11 @@ INLINE float area_weight(int index, float f1, float f2, float scale) {
 
 /* The descriptor of keypoint GROUP_ID(0) (DIM 64 or 128 floats at desc + kp * DIM): the window
  * area-resampled to 21 x 21, differences weighted by the patch Gaussian, 4 x 4 cells, unit length.
- * Keypoints with keep 0 are skipped (the host drops their rows). */
+ * Keypoints with keep 0 are skipped (the host drops their rows), as are work-groups past the list. */
 KERNEL REQD_GROUP_SIZE(SURF_DESC_GROUP, 1, 1) void surf_descriptor(CONST_IMAGE_PARAM(uchar, img), int width, int height,
                                                                   GLOBAL const float* keypoints, GLOBAL const int* keep,
                                                                   GLOBAL const float* table, int upright, int extended,
-                                                                  GLOBAL float* desc) {
+                                                                  GLOBAL const uint* count, int capacity, GLOBAL float* desc) {
   LOCAL_MEM float patch[SURF_PATCH1 * SURF_PATCH1];
   LOCAL_MEM float dxs[SURF_PATCH * SURF_PATCH];
   LOCAL_MEM float dys[SURF_PATCH * SURF_PATCH];
@@ -260,7 +264,7 @@ KERNEL REQD_GROUP_SIZE(SURF_DESC_GROUP, 1, 1) void surf_descriptor(CONST_IMAGE_P
   LOCAL_MEM float norm_scale[1];
   const int kp = GROUP_ID(0);
   const int lid = LOCAL_ID(0);
-  if (!keep[kp]) return;
+  if ((uint)kp >= count[0] || kp >= capacity || !keep[kp]) return;
   GLOBAL const float* k = keypoints + kp * SURF_KP_FIELDS;
   const float cx = k[SURF_KP_X];
   const float cy = k[SURF_KP_Y];

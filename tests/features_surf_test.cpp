@@ -172,6 +172,17 @@ TEST(FeaturesSurf, DeviceAgreesExtendedUprightAndFewerLayers) {
   expect_agree(surf_reference(host, p), surf(queue(), host, p), "2 octaves of 2 layers");
 }
 
+TEST(FeaturesSurf, DeviceRedoesAnOverfullList) {
+  // Noise with threshold 0 gives more keypoints than the first list holds (4096 at this size).
+  const HostImage noise = random_image(400, 400, Format{Depth::u8, 1}, 17);
+  SurfParams p;
+  p.hessian_threshold = 0;
+  p.n_octaves = 1;
+  const SurfFeatures ref = surf_reference(noise, p);
+  ASSERT_GT(ref.keypoints.size(), 4096u);
+  expect_agree(ref, surf(queue(), noise, p), "noise, threshold 0");
+}
+
 TEST(FeaturesSurf, NoKeypointsIsAnEmptyResult) {
   const HostImage flat = from_mat(cv::Mat(64, 80, CV_8U, cv::Scalar(128)));
   const SurfFeatures ref = surf_reference(flat);

@@ -111,9 +111,9 @@ void check_surf_params(const SurfParams& params);
 SurfFeatures surf_reference(const HostImage& image, const SurfParams& params = {}, bool with_descriptors = true);
 
 // The device form: the integral image, Hessian responses, maxima and their interpolation,
-// orientation and descriptors on `queue`; the keypoints are ordered on the host between the
-// detection and the description. image: one-channel u8. device_event (if given) spans the
-// device's work from the integral image to the last descriptor.
+// orientation and descriptors on `queue`, with no read-back in between; then the keypoints are
+// read back and put in OpenCV's order on the host. image: one-channel u8. device_event (if given)
+// spans the device's work from the integral image to the last descriptor.
 SurfFeatures surf(Queue& queue, const DeviceImage& image, const SurfParams& params = {}, Event* device_event = nullptr);
 // Uploads a host image first.
 SurfFeatures surf(Queue& queue, const HostImage& image, const SurfParams& params = {});

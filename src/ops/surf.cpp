@@ -1,6 +1,6 @@
 // surf (cv::xfeatures2d::SURF's detectAndCompute) on the device: the integral image (plinth's
 // integral), the Hessian responses of every octave's layers, the maxima with their interpolation
-// appended to a list, then on the host OpenCV's keypoint order, then orientation and descriptors.
+// appended to a list, their orientation and descriptors; then, on the host, OpenCV's order.
 // docs/features.md ("SURF") explains the steps; src/ops/surf_reference.cpp is the CPU reference.
 #include <algorithm>
 #include <string>
@@ -83,114 +83,105 @@ SurfFeatures surf(Queue& queue, const DeviceImage& image, const SurfParams& para
   const auto program = surf_program(queue);
   const Context& context = queue.context();
 
-  IntegralOptions integral_options;
-  integral_options.sum_depth = Depth::s32;
-  DeviceImage sum;
-  const Event first = integral(queue, image, sum, integral_options);
-
+  // Tables first, so that their uploads lie outside the timed span.
   const std::vector<detail::SurfLayer> layers = detail::surf_layers(w, h, params);
   const Tables tables = make_tables(layers);
   const DeviceArray layer_ints = upload_values(queue, tables.ints, Depth::s32);
   const DeviceArray layer_floats = upload_values(queue, tables.floats, Depth::f32);
-  DeviceArray det(context, tables.stack, Format{Depth::f32, 1});
-  DeviceArray trace(context, tables.stack, Format{Depth::f32, 1});
-  const int per_octave = params.n_octave_layers + 2;
-  for (int o = 0; o < params.n_octaves; ++o) {
-    const detail::SurfLayer& l = layers[static_cast<std::size_t>(o * per_octave)];
-    if (l.rows == 0 || l.cols == 0) continue;
-    detail::Launch hessian(queue, program, "surf_hessian");
-    hessian.image(sum).buffer(*layer_ints.buffer()).buffer(*layer_floats.buffer()).arg(o * per_octave);
-    hessian.buffer(*det.buffer()).buffer(*trace.buffer());
-    hessian.run(detail::range(detail::round_up(static_cast<std::size_t>(l.cols), 32), detail::round_up(static_cast<std::size_t>(l.rows), 8),
-                              static_cast<std::size_t>(per_octave)),
-                detail::range(32, 8, 1));
-  }
-
-  // The maxima, appended in any order; rerun with room for all when the first guess was short.
-  std::int64_t capacity = std::max<std::int64_t>(4096, static_cast<std::int64_t>(w) * h / 64);
-  DeviceArray count(context, 1, Format{Depth::u32, 1});
-  DeviceArray list;
-  std::uint32_t found = 0;
-  Event last;
-  for (int attempt = 0; attempt < 2; ++attempt) {
-    list = DeviceArray(context, capacity * SURF_KP_FIELDS, Format{Depth::f32, 1});
-    const std::uint32_t zero = 0;
-    upload_array(queue, &zero, sizeof zero, count).wait();
-    for (int o = 0; o < params.n_octaves; ++o) {
-      const detail::SurfLayer& l = layers[static_cast<std::size_t>(o * per_octave)];
-      if (l.rows == 0 || l.cols == 0) continue;
-      detail::Launch extrema(queue, program, "surf_extrema");
-      extrema.buffer(*layer_ints.buffer()).buffer(*det.buffer()).buffer(*trace.buffer()).arg(o * per_octave + 1).arg(o);
-      extrema.arg(static_cast<float>(params.hessian_threshold)).arg(static_cast<int>(capacity));
-      extrema.buffer(*count.buffer()).buffer(*list.buffer());
-      last = Event(extrema.run(detail::range(detail::round_up(static_cast<std::size_t>(l.cols), 32),
-                                             detail::round_up(static_cast<std::size_t>(l.rows), 8),
-                                             static_cast<std::size_t>(params.n_octave_layers)),
-                               detail::range(32, 8, 1)));
-    }
-    download_array(queue, count, &found, sizeof found).wait();
-    if (found <= capacity) break;
-    capacity = found;
-  }
-
-  SurfFeatures out;
-  out.descriptor_size = params.extended ? 128 : 64;
-  if (found == 0) {
-    if (device_event != nullptr) *device_event = Event(first.first(), last.valid() ? last.last() : first.last());
-    return out;
-  }
-  // OpenCV's order, on the host (the list is small next to the image).
-  std::vector<float> raw(static_cast<std::size_t>(found) * SURF_KP_FIELDS);
-  download_array(queue, list.slice(0, static_cast<std::int64_t>(raw.size())), raw.data(), raw.size() * sizeof(float)).wait();
-  std::vector<KeyPoint> kps(found);
-  for (std::size_t k = 0; k < kps.size(); ++k) {
-    const float* r = &raw[k * SURF_KP_FIELDS];
-    kps[k] = {r[SURF_KP_X], r[SURF_KP_Y], r[SURF_KP_SIZE], -1.0f, r[SURF_KP_RESPONSE], static_cast<int>(r[SURF_KP_OCTAVE]),
-              static_cast<int>(r[SURF_KP_CLASS])};
-  }
-  std::sort(kps.begin(), kps.end(), detail::surf_keypoint_before);
-  for (std::size_t k = 0; k < kps.size(); ++k) {
-    float* r = &raw[k * SURF_KP_FIELDS];
-    r[SURF_KP_X] = kps[k].x;
-    r[SURF_KP_Y] = kps[k].y;
-    r[SURF_KP_SIZE] = kps[k].size;
-    r[SURF_KP_RESPONSE] = kps[k].response;
-    r[SURF_KP_ANGLE] = -1.0f;
-    r[SURF_KP_OCTAVE] = static_cast<float>(kps[k].octave);
-    r[SURF_KP_CLASS] = static_cast<float>(kps[k].class_id);
-  }
-  upload_array(queue, raw.data(), raw.size() * sizeof(float), list.slice(0, static_cast<std::int64_t>(raw.size()))).wait();
-
   std::vector<int> offsets;
   for (const auto& o : detail::surf_orientation_offsets()) offsets.insert(offsets.end(), {o[0], o[1]});
   const DeviceArray offset_table = upload_values(queue, offsets, Depth::s32);
   const DeviceArray weight_table = upload_values(queue, detail::surf_weights(), Depth::f32);
-  DeviceArray keep(context, found, Format{Depth::s32, 1});
-  DeviceArray desc(context, static_cast<std::int64_t>(found) * out.descriptor_size, Format{Depth::f32, 1});
+  DeviceArray det(context, tables.stack, Format{Depth::f32, 1});
+  DeviceArray trace(context, tables.stack, Format{Depth::f32, 1});
+  DeviceArray count(context, 1, Format{Depth::u32, 1});
+  const int per_octave = params.n_octave_layers + 2;
+  const int dim = params.extended ? 128 : 64;
+  IntegralOptions integral_options;
+  integral_options.sum_depth = Depth::s32;
+  DeviceImage sum;
 
-  detail::Launch orient(queue, program, "surf_orientation");
-  orient.image(sum).arg(w + 1).arg(h + 1).buffer(*list.buffer()).buffer(*offset_table.buffer()).buffer(*weight_table.buffer());
-  orient.arg(params.upright ? 1 : 0).buffer(*keep.buffer());
-  orient.run(detail::range(static_cast<std::size_t>(found) * SURF_ORI_GROUP), detail::range(SURF_ORI_GROUP));
-  detail::Launch describe(queue, program, "surf_descriptor");
-  describe.image(image).arg(w).arg(h).buffer(*list.buffer()).buffer(*keep.buffer()).buffer(*weight_table.buffer());
-  describe.arg(params.upright ? 1 : 0).arg(params.extended ? 1 : 0).buffer(*desc.buffer());
-  last = Event(describe.run(detail::range(static_cast<std::size_t>(found) * SURF_DESC_GROUP), detail::range(SURF_DESC_GROUP)));
+  // Everything runs without reading anything back: the orientation and descriptor grids are sized
+  // for the list's capacity and skip the slots past its count. A list that overflowed (count >
+  // capacity) is redone once with room for all.
+  std::int64_t capacity = std::max<std::int64_t>(4096, static_cast<std::int64_t>(w) * h / 128);
+  DeviceArray list, keep, desc;
+  std::uint32_t found = 0;
+  Event first, last;
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    list = DeviceArray(context, capacity * SURF_KP_FIELDS, Format{Depth::f32, 1});
+    keep = DeviceArray(context, capacity, Format{Depth::s32, 1});
+    desc = DeviceArray(context, capacity * dim, Format{Depth::f32, 1});
+    const std::uint32_t zero = 0;
+    upload_array(queue, &zero, sizeof zero, count).wait();
 
-  std::vector<int> kept(found);
-  std::vector<float> values(static_cast<std::size_t>(found) * static_cast<std::size_t>(out.descriptor_size));
-  download_array(queue, keep, kept.data(), kept.size() * sizeof(int)).wait();
-  download_array(queue, list.slice(0, static_cast<std::int64_t>(raw.size())), raw.data(), raw.size() * sizeof(float)).wait();
-  download_array(queue, desc, values.data(), values.size() * sizeof(float)).wait();
+    first = integral(queue, image, sum, integral_options);
+    for (int o = 0; o < params.n_octaves; ++o) {
+      const detail::SurfLayer& l = layers[static_cast<std::size_t>(o * per_octave)];
+      if (l.rows == 0 || l.cols == 0) continue;
+      const detail::NDRange grid = detail::range(detail::round_up(static_cast<std::size_t>(l.cols), 32),
+                                         detail::round_up(static_cast<std::size_t>(l.rows), 8), static_cast<std::size_t>(per_octave));
+      detail::Launch hessian(queue, program, "surf_hessian");
+      hessian.image(sum).buffer(*layer_ints.buffer()).buffer(*layer_floats.buffer()).arg(o * per_octave);
+      hessian.buffer(*det.buffer()).buffer(*trace.buffer());
+      hessian.run(grid, detail::range(32, 8, 1));
+    }
+    for (int o = 0; o < params.n_octaves; ++o) {
+      const detail::SurfLayer& l = layers[static_cast<std::size_t>(o * per_octave)];
+      if (l.rows == 0 || l.cols == 0) continue;
+      const detail::NDRange grid = detail::range(detail::round_up(static_cast<std::size_t>(l.cols), 32),
+                                         detail::round_up(static_cast<std::size_t>(l.rows), 8),
+                                         static_cast<std::size_t>(params.n_octave_layers));
+      detail::Launch extrema(queue, program, "surf_extrema");
+      extrema.buffer(*layer_ints.buffer()).buffer(*det.buffer()).buffer(*trace.buffer()).arg(o * per_octave + 1).arg(o);
+      extrema.arg(static_cast<float>(params.hessian_threshold)).arg(static_cast<int>(capacity));
+      extrema.buffer(*count.buffer()).buffer(*list.buffer());
+      extrema.run(grid, detail::range(32, 8, 1));
+    }
+    detail::Launch orient(queue, program, "surf_orientation");
+    orient.image(sum).arg(w + 1).arg(h + 1).buffer(*list.buffer()).buffer(*offset_table.buffer()).buffer(*weight_table.buffer());
+    orient.arg(params.upright ? 1 : 0).buffer(*count.buffer()).arg(static_cast<int>(capacity)).buffer(*keep.buffer());
+    orient.run(detail::range(static_cast<std::size_t>(capacity) * SURF_ORI_GROUP), detail::range(SURF_ORI_GROUP));
+    detail::Launch describe(queue, program, "surf_descriptor");
+    describe.image(image).arg(w).arg(h).buffer(*list.buffer()).buffer(*keep.buffer()).buffer(*weight_table.buffer());
+    describe.arg(params.upright ? 1 : 0).arg(params.extended ? 1 : 0).buffer(*count.buffer()).arg(static_cast<int>(capacity));
+    describe.buffer(*desc.buffer());
+    last = Event(describe.run(detail::range(static_cast<std::size_t>(capacity) * SURF_DESC_GROUP), detail::range(SURF_DESC_GROUP)));
+
+    download_array(queue, count, &found, sizeof found).wait();
+    if (found <= capacity) break;
+    capacity = found;
+  }
   if (device_event != nullptr) *device_event = Event(first.first(), last.last());
-  const auto dim = static_cast<std::size_t>(out.descriptor_size);
+
+  SurfFeatures out;
+  out.descriptor_size = dim;
+  if (found == 0) return out;
+  std::vector<float> raw(static_cast<std::size_t>(found) * SURF_KP_FIELDS);
+  std::vector<int> kept(found);
+  std::vector<float> values(static_cast<std::size_t>(found) * static_cast<std::size_t>(dim));
+  download_array(queue, list.slice(0, static_cast<std::int64_t>(raw.size())), raw.data(), raw.size() * sizeof(float)).wait();
+  download_array(queue, keep.slice(0, found), kept.data(), kept.size() * sizeof(int)).wait();
+  download_array(queue, desc.slice(0, static_cast<std::int64_t>(values.size())), values.data(), values.size() * sizeof(float)).wait();
+
+  // OpenCV's order on the host, after the device's work (the list came in any order); dropped
+  // keypoints are left out.
+  std::vector<KeyPoint> kps(found);
+  std::vector<std::size_t> order;
   for (std::size_t k = 0; k < kps.size(); ++k) {
-    if (kept[k] == 0) continue;
-    KeyPoint kp = kps[k];
-    kp.angle = raw[k * SURF_KP_FIELDS + SURF_KP_ANGLE];
-    out.keypoints.push_back(kp);
-    out.descriptors.insert(out.descriptors.end(), values.begin() + static_cast<std::ptrdiff_t>(k * dim),
-                           values.begin() + static_cast<std::ptrdiff_t>((k + 1) * dim));
+    const float* r = &raw[k * SURF_KP_FIELDS];
+    kps[k] = {r[SURF_KP_X], r[SURF_KP_Y], r[SURF_KP_SIZE], r[SURF_KP_ANGLE], r[SURF_KP_RESPONSE], static_cast<int>(r[SURF_KP_OCTAVE]),
+              static_cast<int>(r[SURF_KP_CLASS])};
+    if (kept[k] != 0) order.push_back(k);
+  }
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return detail::surf_keypoint_before(kps[a], kps[b]); });
+  const auto d = static_cast<std::size_t>(dim);
+  out.keypoints.reserve(order.size());
+  out.descriptors.reserve(order.size() * d);
+  for (const std::size_t k : order) {
+    out.keypoints.push_back(kps[k]);
+    out.descriptors.insert(out.descriptors.end(), values.begin() + static_cast<std::ptrdiff_t>(k * d),
+                           values.begin() + static_cast<std::ptrdiff_t>((k + 1) * d));
   }
   return out;
 }

@@ -15,6 +15,7 @@ bool surf_available() {
 
 SurfFeatures image_features(Globals& globals, const std::string& path, const char* command, const SurfParams& params) {
 #ifdef PLINTH_HAS_SURF
+  (void)command;  // errors name the reading or SURF itself
   const HostImage image = read_image(path, ReadMode::gray);
   return surf(globals.queue(), image, params);
 #else
