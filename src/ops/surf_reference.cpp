@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <sstream>
 #include <string>
 
 #include "ops/surf_internal.hpp"
@@ -145,7 +146,9 @@ bool surf_keypoint_before(const KeyPoint& a, const KeyPoint& b) {
 void check_surf_params(const SurfParams& p) {
   constexpr const char* op = "surf";
   if (!(p.hessian_threshold >= 0) || !std::isfinite(p.hessian_threshold)) {
-    throw Error(ErrorCode::invalid_argument, op, "hessian_threshold", "must be a finite number >= 0, not " + std::to_string(p.hessian_threshold));
+    std::ostringstream text;
+    text << "must be a finite number >= 0, not " << p.hessian_threshold;
+    throw Error(ErrorCode::invalid_argument, op, "hessian_threshold", text.str());
   }
   if (p.n_octaves < 1 || p.n_octaves > surf_max_octaves) {
     throw Error(ErrorCode::invalid_argument, op, "n_octaves",

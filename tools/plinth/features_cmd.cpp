@@ -2,7 +2,9 @@
 //   [--json | -o keypoints.npy] [--descriptors desc.npy]: SURF keypoints (and descriptors) of an
 // image file, in OpenCV's order. keypoints.npy: n x 7 float32 (x, y, size, angle, response,
 // octave, class_id); desc.npy: n x 64 (or 128) float32.
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <iostream>
 #include <string>
 
@@ -23,12 +25,18 @@ struct Options {
   bool json = false;
 };
 
-HostImage rows_image(const std::vector<float>& values, int rows, int cols) {
-  HostImage out(cols, rows, Format{Depth::f32, 1});
-  for (int y = 0; y < rows; ++y) {
-    for (int x = 0; x < cols; ++x) out.at<float>(x, y) = values[static_cast<std::size_t>(y) * static_cast<std::size_t>(cols) + static_cast<std::size_t>(x)];
-  }
-  return out;
+// rows x cols float32 as a .npy file (little-endian, C order), written here rather than through
+// write_image so that an image without keypoints gives a valid (0, cols) array.
+void write_rows_npy(OutputFile& out, const std::vector<float>& values, int rows, int cols) {
+  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + std::to_string(rows) + ", " + std::to_string(cols) + "), }";
+  header += std::string(63 - (10 + header.size()) % 64, ' ') + "\n";  // magic + version + length + header: a multiple of 64
+  const std::uint16_t length = static_cast<std::uint16_t>(header.size());
+  const unsigned char preamble[10] = {0x93, 'N', 'U', 'M', 'P', 'Y', 1, 0, static_cast<unsigned char>(length & 0xff),
+                                      static_cast<unsigned char>(length >> 8)};
+  out.write(preamble, sizeof preamble);
+  out.write(header);
+  static_assert(std::endian::native == std::endian::little, "the .npy data are written as the host stores floats");
+  if (!values.empty()) out.write(values.data(), values.size() * sizeof(float));
 }
 
 void check_npy_output(const std::string& path, const char* option, const Globals& globals) {
@@ -50,6 +58,7 @@ void run(const Options& o, Globals& globals) {
 
   // Both files are completed before either is put in place.
   std::vector<OutputFile> files;
+  files.reserve(2);
   if (!o.output.empty()) {
     std::vector<float> rows;
     rows.reserve(static_cast<std::size_t>(n) * kKeypointColumns);
@@ -57,11 +66,11 @@ void run(const Options& o, Globals& globals) {
       rows.insert(rows.end(), {k.x, k.y, k.size, k.angle, k.response, static_cast<float>(k.octave), static_cast<float>(k.class_id)});
     }
     files.emplace_back(o.output, kCmd);
-    write_image(files.back(), rows_image(rows, n, kKeypointColumns));
+    write_rows_npy(files.back(), rows, n, kKeypointColumns);
   }
   if (!o.descriptors.empty()) {
     files.emplace_back(o.descriptors, kCmd);
-    write_image(files.back(), rows_image(f.descriptors, n, f.descriptor_size));
+    write_rows_npy(files.back(), f.descriptors, n, f.descriptor_size);
   }
   for (OutputFile& file : files) file.commit();
 

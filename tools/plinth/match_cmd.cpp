@@ -41,10 +41,10 @@ Input read_input(Globals& globals, const std::string& path) {
   Input in;
   if (!has_extension(path, ".npy")) {
     SurfFeatures f = image_features(globals, path, "match", SurfParams{});
+    if (f.keypoints.empty()) throw Error(ErrorCode::invalid_argument, "match", path, "has no SURF keypoints: nothing to match");
     in.descriptors = rows_image(f.descriptors, static_cast<int>(f.keypoints.size()), f.descriptor_size);
     in.keypoints = std::move(f.keypoints);
     in.image = true;
-    if (in.keypoints.empty()) throw Error(ErrorCode::invalid_argument, "match", path, "has no SURF keypoints: nothing to match");
     return in;
   }
   HostImage a = read_npy(path);
