@@ -2,8 +2,9 @@
 // follow a 90-degree rotation of the image), the device against the reference (same keypoint
 // count; >= 99% of keypoints within 1 px, size within 1, angle within 2 degrees, response within
 // 10% relative; >= 95% of descriptors whose nearest reference descriptor is their own), and bad
-// input. Inputs are small crops of data/astronaut.png (OpenCV can't be asked: SURF is nonfree).
-#include <opencv2/imgcodecs.hpp>
+// input. Inputs are data/astronaut.png made smaller and opencv-doc's graf1.png (OpenCV can't be
+// asked: SURF is nonfree). In plinth_tests (OpenCV core and imgproc only), so that it also runs on
+// the GPU machine; images are read with plinth's own I/O.
 #include <opencv2/imgproc.hpp>
 #include <algorithm>
 #include <cmath>
@@ -11,13 +12,23 @@
 
 #include "plinth/error.hpp"
 #include "plinth/features.hpp"
+#include "plinth/io.hpp"
 #include "support/test_support.hpp"
 
 namespace plinth::test {
 namespace {
 
+// A grey image file, or an empty Mat when it cannot be read.
+cv::Mat read_gray(const std::string& path) {
+  try {
+    return as_mat(read_image(path, ReadMode::gray)).clone();
+  } catch (const Error&) {
+    return {};
+  }
+}
+
 cv::Mat astronaut(int size) {
-  const cv::Mat full = cv::imread(std::string(PLINTH_SOURCE_DIR) + "/data/astronaut.png", cv::IMREAD_GRAYSCALE);
+  const cv::Mat full = read_gray(std::string(PLINTH_SOURCE_DIR) + "/data/astronaut.png");
   if (full.empty()) return {};
   cv::Mat out;
   cv::resize(full, out, cv::Size(size, size), 0, 0, cv::INTER_AREA);
@@ -67,7 +78,7 @@ void expect_agree(const SurfFeatures& ref, const SurfFeatures& got, const char* 
   EXPECT_GE(matched, n * 95 / 100) << "of " << n;
 }
 
-TEST(FeaturesSurf, ReferenceFindsABlobAtItsCentre) {
+TEST(Surf, ReferenceFindsABlobAtItsCentre) {
   // A dark disc of radius 8 on a bright background: the strongest keypoint is the disc, at its
   // centre, with a filter a little larger than its diameter (the blob response peaks where the
   // filter's centre lobe, size/3 wide, spans the disc: size about 3 * 16 / 2 ... 3 * 16).
@@ -87,7 +98,7 @@ TEST(FeaturesSurf, ReferenceFindsABlobAtItsCentre) {
   EXPECT_NEAR(norm, 1.0f, 1e-5f);
 }
 
-TEST(FeaturesSurf, ReferenceFollowsARotation) {
+TEST(Surf, ReferenceFollowsARotation) {
   // Turning the image by 90 degrees clockwise maps (x, y) to (h - 1 - y, x) and adds 90 degrees to
   // every angle (angles grow clockwise in image coordinates); the descriptor is invariant. The first
   // octave samples every pixel, so its keypoints carry over (the coarser octaves' grids of step 2,
@@ -133,7 +144,7 @@ TEST(FeaturesSurf, ReferenceFollowsARotation) {
               found, angled, described);
 }
 
-TEST(FeaturesSurf, DeviceAgreesWithReference) {
+TEST(Surf, DeviceAgreesWithReference) {
   const cv::Mat img = astronaut(200);
   if (img.empty()) GTEST_SKIP() << "data/astronaut.png is missing";
   const HostImage host = from_mat(img);
@@ -143,9 +154,9 @@ TEST(FeaturesSurf, DeviceAgreesWithReference) {
   expect_agree(ref, surf(queue(), host, p), "defaults");
 }
 
-TEST(FeaturesSurf, DeviceAgreesWithReferenceOnGraf) {
+TEST(Surf, DeviceAgreesWithReferenceOnGraf) {
   // A full-size photograph (800x640): thousands of keypoints over all four octaves.
-  const cv::Mat img = cv::imread("/usr/share/doc/opencv-doc/examples/data/graf1.png", cv::IMREAD_GRAYSCALE);
+  const cv::Mat img = read_gray("/usr/share/doc/opencv-doc/examples/data/graf1.png");
   if (img.empty()) GTEST_SKIP() << "opencv-doc's graf1.png is not installed";
   const HostImage host = from_mat(img);
   const SurfFeatures ref = surf_reference(host);
@@ -153,7 +164,7 @@ TEST(FeaturesSurf, DeviceAgreesWithReferenceOnGraf) {
   expect_agree(ref, surf(queue(), host), "graf1");
 }
 
-TEST(FeaturesSurf, DeviceAgreesExtendedUprightAndFewerLayers) {
+TEST(Surf, DeviceAgreesExtendedUprightAndFewerLayers) {
   const cv::Mat img = astronaut(128);
   if (img.empty()) GTEST_SKIP() << "data/astronaut.png is missing";
   const HostImage host = from_mat(img);
@@ -172,7 +183,7 @@ TEST(FeaturesSurf, DeviceAgreesExtendedUprightAndFewerLayers) {
   expect_agree(surf_reference(host, p), surf(queue(), host, p), "2 octaves of 2 layers");
 }
 
-TEST(FeaturesSurf, DeviceRedoesAnOverfullList) {
+TEST(Surf, DeviceRedoesAnOverfullList) {
   // Noise with threshold 0 gives more keypoints than the first list holds (4096 at this size).
   const HostImage noise = random_image(400, 400, Format{Depth::u8, 1}, 17);
   SurfParams p;
@@ -183,7 +194,7 @@ TEST(FeaturesSurf, DeviceRedoesAnOverfullList) {
   expect_agree(ref, surf(queue(), noise, p), "noise, threshold 0");
 }
 
-TEST(FeaturesSurf, NoKeypointsIsAnEmptyResult) {
+TEST(Surf, NoKeypointsIsAnEmptyResult) {
   const HostImage flat = from_mat(cv::Mat(64, 80, CV_8U, cv::Scalar(128)));
   const SurfFeatures ref = surf_reference(flat);
   const SurfFeatures got = surf(queue(), flat);
@@ -199,7 +210,7 @@ TEST(FeaturesSurf, NoKeypointsIsAnEmptyResult) {
   EXPECT_TRUE(surf(queue(), from_mat(img), p).keypoints.empty());
 }
 
-TEST(FeaturesSurf, BadInput) {
+TEST(Surf, BadInput) {
   const HostImage ok = from_mat(cv::Mat(64, 64, CV_8U, cv::Scalar(10)));
   EXPECT_THROW(surf(queue(), HostImage()), Error);
   EXPECT_THROW(surf_reference(HostImage()), Error);
