@@ -14,9 +14,10 @@ bool surf_available() {
 }
 
 SurfFeatures image_features(Globals& globals, const std::string& path, const char* command, const SurfParams& params) {
+  // Read first, so that a bad file is reported as such with or without SURF.
+  const HostImage image = read_image(path, ReadMode::gray);
 #ifdef PLINTH_HAS_SURF
   (void)command;  // errors name the reading or SURF itself
-  const HostImage image = read_image(path, ReadMode::gray);
   return surf(globals.queue(), image, params);
 #else
   (void)globals;
