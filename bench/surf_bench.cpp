@@ -5,8 +5,6 @@
 // end (no read-back in between); `whole_call` is the host clock around the call (the tables'
 // uploads, the read-back of keypoints and descriptors and their ordering on the host included).
 #include <chrono>
-#include <cstdlib>
-#include <filesystem>
 #include <memory>
 #include <string>
 
@@ -16,53 +14,26 @@ namespace plinth::bench {
 namespace {
 
 #ifdef PLINTH_HAS_SURF
-namespace fs = std::filesystem;
-
-// data/astronaut.png: $PLINTH_DATA_DIR, ./data, or a data/ folder above the executable.
-std::string photo_path() {
-  std::vector<fs::path> candidates;
-  if (const char* dir = std::getenv("PLINTH_DATA_DIR")) candidates.emplace_back(fs::path(dir) / "astronaut.png");
-  candidates.emplace_back("data/astronaut.png");
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    for (fs::path p = exe.parent_path(); !p.empty() && p != p.root_path(); p = p.parent_path()) candidates.push_back(p / "data" / "astronaut.png");
-  }
-  for (const fs::path& p : candidates) {
-    if (fs::is_regular_file(p, ec)) return p.string();
-  }
-  throw Error(ErrorCode::io, "surf bench", "astronaut.png", "not found in $PLINTH_DATA_DIR, ./data or above the executable");
-}
-
-HostImage tiled_photo(const HostImage& photo, Size size, int shift) {
-  HostImage out(size.width, size.height, Format{Depth::u8, 1});
-  for (int y = 0; y < size.height; ++y) {
-    const auto* src = photo.row_as<std::uint8_t>(y % photo.height());
-    auto* dst = out.row_as<std::uint8_t>(y);
-    for (int x = 0; x < size.width; ++x) dst[x] = src[((x + shift) % size.width) % photo.width()];
-  }
-  return out;
-}
-
 std::vector<Case> make_cases(Env& env) {
   const Size size = env.settings.size;
   Queue* queue = &env.queue;
   const int sets = env.settings.input_sets;
   auto photos = std::make_shared<std::vector<DeviceImage>>();
-  const HostImage photo = read_image(photo_path(), ReadMode::gray);
-  for (int s = 0; s < sets; ++s) photos->push_back(queue->upload(tiled_photo(photo, size, 53 * s)));
+  const HostImage photo = read_image(bench_data_path("astronaut.png", "surf bench"), ReadMode::gray);
+  for (int s = 0; s < sets; ++s) photos->push_back(queue->upload(repeated_photo(photo, size, 53 * s)));
   // Keypoints of the first set, for the note (the count decides the description's cost).
   const std::size_t keypoints = surf(*queue, (*photos)[0]).keypoints.size();
   const std::string note = std::to_string(keypoints) + " keypoints on set 0";
 
+  Case base;
+  base.op = "surf";
+  base.config = "detect+describe 64-d";
+  base.size = size;
+  base.bytes = image_bytes(size, Format{Depth::u8, 1});
   std::vector<Case> cases;
   {
-    Case k;
-    k.op = "surf";
+    Case k = base;
     k.variant = "plinth";
-    k.config = "detect+describe 64-d";
-    k.size = size;
-    k.bytes = image_bytes(size, Format{Depth::u8, 1});
     k.note = "plinth: device span from the integral image to the last descriptor; " + note;
     k.run = [=](int s) {
       Event event;
@@ -73,12 +44,8 @@ std::vector<Case> make_cases(Env& env) {
     cases.push_back(std::move(k));
   }
   {
-    Case k;
-    k.op = "surf";
+    Case k = base;
     k.variant = "whole_call";
-    k.config = "detect+describe 64-d";
-    k.size = size;
-    k.bytes = image_bytes(size, Format{Depth::u8, 1});
     k.note = "whole_call: host clock around surf() (device work, read-backs, host ordering); " + note;
     k.run_peer = [=](int s) {
       const auto t0 = std::chrono::steady_clock::now();
