@@ -3,7 +3,10 @@
  * atomic counter), the orientation of each keypoint and its descriptor. The shapes and the float
  * functions shared with the host's CPU reference are in surf_shape.h; the arithmetic follows the
  * reference step for step (FP_CONTRACT is off, as on the host). */
+#define PLINTH_NEED_FP64
 #include "common/dialect.h"
+/* Float division and square root correctly rounded, as the host's (through double). */
+#define SURF_DIV(a, b) ((float)((double)(a) / (double)(b)))
 #include "surf_shape.h"
 
 INLINE int box_sum(CONST_IMAGE_PARAM(int, sum), int x, int y, GLOBAL const int* b) {
@@ -128,7 +131,7 @@ KERNEL REQD_GROUP_SIZE(SURF_ORI_GROUP, 1, 1) void surf_orientation(CONST_IMAGE_P
   GLOBAL float* k = keypoints + kp * SURF_KP_FIELDS;
   const float cx = k[SURF_KP_X];
   const float cy = k[SURF_KP_Y];
-  const float s = k[SURF_KP_SIZE] * 1.2f / 9.0f;
+  const float s = SURF_DIV(k[SURF_KP_SIZE] * 1.2f, 9.0f);
   const int wav = 2 * surf_round(2.0f * s);
   if (sum_h < wav || sum_w < wav) {
     if (lid == 0) keep[kp] = 0;
@@ -142,7 +145,7 @@ KERNEL REQD_GROUP_SIZE(SURF_ORI_GROUP, 1, 1) void surf_orientation(CONST_IMAGE_P
     return;
   }
   const int half_wav = wav / 2;
-  const float w = 1.0f / (float)(half_wav * wav);
+  const float w = SURF_DIV(1.0f, (float)(half_wav * wav));
   for (int q = lid; q < SURF_ORI_SAMPLES; q += SURF_ORI_GROUP) {
     const int x = surf_round(cx + (float)offsets[2 * q] * s - (float)(wav - 1) * 0.5f);
     const int y = surf_round(cy + (float)offsets[2 * q + 1] * s - (float)(wav - 1) * 0.5f);
@@ -234,7 +237,7 @@ INLINE float window_sample(CONST_IMAGE_PARAM(uchar, img), int width, int height,
 /* The area-resampling span of output sample d over a window of win samples (the reference's
  * AreaSpan): first sample, count, and the interval [f1, f2) in window samples. */
 INLINE void area_span(int d, int win, int* first, int* count, float* f1, float* f2, float* scale) {
-  *scale = (float)win / (float)SURF_PATCH1;
+  *scale = SURF_DIV((float)win, (float)SURF_PATCH1);
   *f1 = (float)d * *scale;
   const float hi = (float)(d + 1) * *scale;
   *f2 = hi < (float)win ? hi : (float)win;
@@ -244,10 +247,13 @@ INLINE void area_span(int d, int win, int* first, int* count, float* f1, float* 
   *count = last - *first + 1;
 }
 
-INLINE float area_weight(int index, float f1, float f2, float scale) {
+/* A window sample's weight: its overlap with [f1, f2) over scale; `full` is 1 / scale, the weight
+ * of every sample inside (the same value, without a division per sample). */
+INLINE float area_weight(int index, float f1, float f2, float scale, float full) {
   const float lo = f1 > (float)index ? f1 : (float)index;
   const float hi = f2 < (float)(index + 1) ? f2 : (float)(index + 1);
-  return (hi - lo) / scale;
+  const float part = hi - lo;
+  return part == 1.0f ? full : SURF_DIV(part, scale);
 }
 
 /* The descriptor of keypoint GROUP_ID(0) (DIM 64 or 128 floats at desc + kp * DIM): the window
@@ -268,9 +274,9 @@ KERNEL REQD_GROUP_SIZE(SURF_DESC_GROUP, 1, 1) void surf_descriptor(CONST_IMAGE_P
   GLOBAL const float* k = keypoints + kp * SURF_KP_FIELDS;
   const float cx = k[SURF_KP_X];
   const float cy = k[SURF_KP_Y];
-  const float s = k[SURF_KP_SIZE] * 1.2f / 9.0f;
+  const float s = SURF_DIV(k[SURF_KP_SIZE] * 1.2f, 9.0f);
   const int win = (int)((float)SURF_PATCH1 * s);
-  const float off = -(float)(win - 1) / 2.0f;
+  const float off = SURF_DIV(-(float)(win - 1), 2.0f);
   float sin_a = 0.0f;
   float cos_a = 1.0f;
   surf_sincos_deg(k[SURF_KP_ANGLE], &sin_a, &cos_a);
@@ -285,15 +291,16 @@ KERNEL REQD_GROUP_SIZE(SURF_DESC_GROUP, 1, 1) void surf_descriptor(CONST_IMAGE_P
     float y1, y2, x1, x2, scale;
     area_span(py, win, &fy, &ny, &y1, &y2, &scale);
     area_span(px, win, &fx, &nx, &x1, &x2, &scale);
+    const float full = SURF_DIV(1.0f, scale);
     float acc = 0.0f;
     for (int a = 0; a < ny; ++a) {
       float racc = 0.0f;
       for (int b = 0; b < nx; ++b) {
         const float value = window_sample(img, img_offset, img_step, width, height, cx, cy, off, sin_dir, cos_dir, upright, ux, uy,
                                           fy + a, fx + b);
-        racc += area_weight(fx + b, x1, x2, scale) * value;
+        racc += area_weight(fx + b, x1, x2, scale, full) * value;
       }
-      acc += area_weight(fy + a, y1, y2, scale) * racc;
+      acc += area_weight(fy + a, y1, y2, scale, full) * racc;
     }
     patch[p] = (float)clamp(surf_round(acc), 0, 255);
   }
@@ -340,9 +347,10 @@ KERNEL REQD_GROUP_SIZE(SURF_DESC_GROUP, 1, 1) void surf_descriptor(CONST_IMAGE_P
   BARRIER_LOCAL();
   const int dim = SURF_CELLS * SURF_CELLS * per_cell;
   if (lid == 0) {
-    float square = 0.0f;
-    for (int e = 0; e < dim; ++e) square += cells[e] * cells[e];
-    norm_scale[0] = 1.0f / (sqrt(square) + 1.1920929e-07f);
+    /* As the reference: float squares summed in double, the scale in double. */
+    double square = 0.0;
+    for (int e = 0; e < dim; ++e) square += (double)(cells[e] * cells[e]);
+    norm_scale[0] = (float)(1.0 / (sqrt(square) + (double)1.1920929e-07f));
   }
   BARRIER_LOCAL();
   for (int e = lid; e < dim; e += SURF_DESC_GROUP) desc[kp * dim + e] = cells[e] * norm_scale[0];

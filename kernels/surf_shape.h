@@ -10,6 +10,12 @@
 #else
 #define SURF_INLINE INLINE
 #endif
+/* A correctly rounded float division. The host's is; OpenCL's float division may be off by a few
+ * ulp, so surf.cl defines this through double first (exact: 53 >= 2 * 24 + 2), which keeps the
+ * device's arithmetic equal to the reference's. */
+#ifndef SURF_DIV
+#define SURF_DIV(a, b) ((a) / (b))
+#endif
 
 /* Filter size of layer 0 of octave 0 and the growth per layer (OpenCV's 9 and 6). */
 #define SURF_SIZE0 9
@@ -82,7 +88,7 @@ SURF_INLINE float surf_atan2_deg(float y, float x) {
   const float ax = x < 0.0f ? -x : x;
   const float ay = y < 0.0f ? -y : y;
   if (ax == 0.0f && ay == 0.0f) return 0.0f;
-  float a = ay <= ax ? surf_atan01(ay / ax) : surf_atan01(ax / ay);
+  float a = ay <= ax ? surf_atan01(SURF_DIV(ay, ax)) : surf_atan01(SURF_DIV(ax, ay));
   a = a * 57.295779513082321f;
   if (ay > ax) a = 90.0f - a;
   if (x < 0.0f) a = 180.0f - a;
@@ -94,18 +100,18 @@ SURF_INLINE float surf_atan2_deg(float y, float x) {
 /* sin and cos of an angle in degrees (0 <= deg <= 360): reduced to [-45, 45] degrees, then Taylor
  * polynomials (error below 1e-8 there). */
 SURF_INLINE void surf_sincos_deg(float deg, float* s, float* c) {
-  const int q = (int)((deg + 45.0f) / 90.0f);
+  const int q = (int)SURF_DIV(deg + 45.0f, 90.0f);
   const float r = (deg - (float)(q * 90)) * 0.017453292519943295f;
   const float r2 = r * r;
-  float sp = -1.0f / 362880.0f;
-  sp = sp * r2 + 1.0f / 5040.0f;
-  sp = sp * r2 - 1.0f / 120.0f;
-  sp = sp * r2 + 1.0f / 6.0f;
+  float sp = -2.75573192e-06f;
+  sp = sp * r2 + 1.98412698e-04f;
+  sp = sp * r2 - 8.33333333e-03f;
+  sp = sp * r2 + 1.66666667e-01f;
   const float sr = r - r * r2 * sp;
-  float cp = 1.0f / 3628800.0f;
-  cp = cp * r2 - 1.0f / 40320.0f;
-  cp = cp * r2 + 1.0f / 720.0f;
-  cp = cp * r2 - 1.0f / 24.0f;
+  float cp = 2.75573192e-07f;
+  cp = cp * r2 - 2.48015873e-05f;
+  cp = cp * r2 + 1.38888889e-03f;
+  cp = cp * r2 - 4.16666667e-02f;
   cp = cp * r2 + 0.5f;
   const float cr = 1.0f - r2 * cp;
   const int k = q & 3;
@@ -136,15 +142,15 @@ SURF_INLINE int surf_floor(float v) {
 SURF_INLINE int surf_interpolate_offset(const float* n, float* x) {
   float a[9];
   float b[3];
-  b[0] = -(n[9 + 5] - n[9 + 3]) / 2.0f;
-  b[1] = -(n[9 + 7] - n[9 + 1]) / 2.0f;
-  b[2] = -(n[18 + 4] - n[4]) / 2.0f;
+  b[0] = SURF_DIV(-(n[9 + 5] - n[9 + 3]), 2.0f);
+  b[1] = SURF_DIV(-(n[9 + 7] - n[9 + 1]), 2.0f);
+  b[2] = SURF_DIV(-(n[18 + 4] - n[4]), 2.0f);
   a[0] = n[9 + 3] - 2.0f * n[9 + 4] + n[9 + 5];
-  a[1] = (n[9 + 8] - n[9 + 6] - n[9 + 2] + n[9 + 0]) / 4.0f;
-  a[2] = (n[18 + 5] - n[18 + 3] - n[5] + n[3]) / 4.0f;
+  a[1] = SURF_DIV(n[9 + 8] - n[9 + 6] - n[9 + 2] + n[9 + 0], 4.0f);
+  a[2] = SURF_DIV(n[18 + 5] - n[18 + 3] - n[5] + n[3], 4.0f);
   a[3] = a[1];
   a[4] = n[9 + 1] - 2.0f * n[9 + 4] + n[9 + 7];
-  a[5] = (n[18 + 7] - n[18 + 1] - n[7] + n[1]) / 4.0f;
+  a[5] = SURF_DIV(n[18 + 7] - n[18 + 1] - n[7] + n[1], 4.0f);
   a[6] = a[2];
   a[7] = a[5];
   a[8] = n[4] - 2.0f * n[9 + 4] + n[18 + 4];
@@ -167,7 +173,7 @@ SURF_INLINE int surf_interpolate_offset(const float* n, float* x) {
       b[i] = b[k];
       b[k] = t;
     }
-    const float d = -1.0f / a[i * 3 + i];
+    const float d = SURF_DIV(-1.0f, a[i * 3 + i]);
     for (int j = i + 1; j < 3; ++j) {
       const float alpha = a[j * 3 + i] * d;
       for (int c = i + 1; c < 3; ++c) a[j * 3 + c] = a[j * 3 + c] + alpha * a[i * 3 + c];
