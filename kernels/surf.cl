@@ -5,7 +5,7 @@
  * reference step for step (FP_CONTRACT is off, as on the host). */
 #define PLINTH_NEED_FP64
 #include "common/dialect.h"
-/* Float division and square root correctly rounded, as the host's (through double). */
+/* Float division correctly rounded, as the host's (through double; the descriptor's norm is taken in double too). */
 #define SURF_DIV(a, b) ((float)((double)(a) / (double)(b)))
 #include "surf_shape.h"
 
@@ -14,7 +14,7 @@ INLINE int box_sum(CONST_IMAGE_PARAM(int, sum), int x, int y, GLOBAL const int* 
          IMAGE_AT(sum, x + b[2], y + b[1]);
 }
 
-/* The determinant and trace of the Hessian for layers first .. first + LOCAL count of one octave
+/* The determinant and trace of the Hessian for the layers first .. first + GLOBAL_SIZE(2) - 1 of an octave
  * (global z: the layer), on the octave's grid; 0 outside the filled region, as the reference. The
  * boxes of one pattern share their area, so the weighted sum is the integer combination times w
  * (exactly what the reference's double sum rounds to while |combination| < 2^24). */
