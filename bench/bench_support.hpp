@@ -4,6 +4,7 @@
 // Inputs are never zeros: zeros hide unwritten outputs and can run faster than real data.
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "bench.hpp"
@@ -24,5 +25,13 @@ std::vector<DeviceImage> device_images(Env& env, Size size, Format format, int c
 
 // Bytes of the pixels of an image (no padding): what one pass over it moves.
 double image_bytes(Size size, Format format);
+
+// data/<name> (e.g. "astronaut.png"): under $PLINTH_DATA_DIR, ./data, or a data/ folder above the
+// executable; Error(io) naming `who` when none has it.
+std::string bench_data_path(const std::string& name, const char* who);
+
+// A grey photograph repeated over `size` and rolled right by `shift` pixels (corners_bench.cpp's
+// input; its peer builds the same image with numpy).
+HostImage repeated_photo(const HostImage& photo, Size size, int shift);
 
 }  // namespace plinth::bench
