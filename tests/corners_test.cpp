@@ -4,10 +4,12 @@
 // (data/astronaut.png, opencv-doc's blox.jpg, left01.jpg and box.png where installed).
 #include <opencv2/imgproc.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include "ops/corners_internal.hpp"
 #include "support/test_support.hpp"
 
 namespace plinth {
@@ -77,6 +79,17 @@ std::vector<std::pair<std::string, HostImage>> photos() {
   return test::images_equal(test::from_mat(expected), queue().download(dst));
 }
 
+// Shrinks the sizes of the parallel passes (segments of the speculative running sums, rounds of
+// the minDistance pass) for one scope, so that small images reach the check passes and the
+// one-work-item finish; the results must not change.
+struct Tuning {
+  detail::CornersTuning saved = detail::corners_tuning();
+  Tuning(int segment, int warm, int rounds) { detail::corners_tuning() = {segment, warm, rounds}; }
+  ~Tuning() { detail::corners_tuning() = saved; }
+  Tuning(const Tuning&) = delete;
+  Tuning& operator=(const Tuning&) = delete;
+};
+
 const BorderMode kBorders[] = {BorderMode::reflect_101, BorderMode::constant, BorderMode::replicate, BorderMode::reflect};
 
 TEST(CornersResponse, RandomImagesEveryApertureBlockAndBorder) {
@@ -91,6 +104,41 @@ TEST(CornersResponse, RandomImagesEveryApertureBlockAndBorder) {
                      std::string(to_string(border)) + " kind " + std::to_string(kind));
         EXPECT_TRUE(response_matches(image, block, ksize, border, false));
         EXPECT_TRUE(response_matches(image, block, ksize, border, true, seed % 3 == 0 ? 0.06 : 0.04));
+      }
+    }
+  }
+}
+
+// A width x height part of `image` from (x0, y0) (clipped to the image).
+HostImage crop(const HostImage& image, int x0, int y0, int width, int height) {
+  width = std::min(width, image.width() - x0);
+  height = std::min(height, image.height() - y0);
+  HostImage out(width, height, Format{Depth::u8, 1});
+  for (int y = 0; y < height; ++y) std::copy_n(image.row_as<std::uint8_t>(y0 + y) + x0, width, out.row_as<std::uint8_t>(y));
+  return out;
+}
+
+// Short segments, started with little or no warm-up, so that many speculative chains start from a
+// state other than the true one and the check passes must repair them: parts of the photographs
+// (their textures leave rounding residues in the double chains; the synthetic images here do
+// not) and the synthetic images.
+TEST(CornersResponse, SpeculativeSegmentsAreRepaired) {
+  const auto all = photos();
+  std::uint32_t seed = 300;
+  for (const auto& [segment, warm] : {std::pair{5, 0}, std::pair{8, 3}, std::pair{16, 0}}) {
+    const Tuning tuning(segment, warm, 24);
+    for (int ksize : {3, 5, -1}) {
+      for (int block : {2, 3, 4, 7}) {
+        ++seed;
+        const BorderMode border = seed % 2 ? BorderMode::reflect_101 : BorderMode::constant;
+        const auto& [name, photo] = all[seed % all.size()];
+        const HostImage part = crop(photo, static_cast<int>(seed * 7 % 200), static_cast<int>(seed * 13 % 150), 150, 110);
+        const HostImage image = test_image(70 + static_cast<int>(seed % 17), 60 + static_cast<int>(seed % 11), seed, 1);
+        SCOPED_TRACE("segment " + std::to_string(segment) + " warm " + std::to_string(warm) + " ksize " + std::to_string(ksize) +
+                     " block " + std::to_string(block) + " " + name);
+        EXPECT_TRUE(response_matches(part, block, ksize, border, false));
+        EXPECT_TRUE(response_matches(part, block, ksize, border, true));
+        EXPECT_TRUE(response_matches(image, block, ksize, border, seed % 2 == 0));
       }
     }
   }
@@ -215,6 +263,51 @@ TEST(CornersGoodFeatures, RandomImagesMasksAndTies) {
   HostImage zeros(40, 30, Format{Depth::u8, 1});
   for (int y = 0; y < 30; ++y) std::fill_n(zeros.row_as<std::uint8_t>(y), 40, std::uint8_t{0});
   EXPECT_TRUE(gftt_matches(image, GoodFeaturesParams{}, &zeros));
+}
+
+// minDistance 0, 1, 5, 10, 30 with no limit and with a small one that cuts the list, on every
+// photo; masks on some.
+TEST(CornersGoodFeatures, MinDistanceSweep) {
+  std::uint32_t seed = 40;
+  for (const auto& [name, image] : photos()) {
+    for (double min_distance : {0.0, 1.0, 5.0, 10.0, 30.0}) {
+      for (int max_corners : {0, 7}) {
+        GoodFeaturesParams p;
+        p.min_distance = min_distance;
+        p.max_corners = max_corners;
+        p.quality_level = max_corners == 0 ? 0.02 : 0.005;
+        SCOPED_TRACE(name + " min_distance " + std::to_string(min_distance) + " max " + std::to_string(max_corners));
+        EXPECT_TRUE(gftt_matches(image, p));
+      }
+    }
+    const HostImage mask = test::random_image(image.width(), image.height(), Format{Depth::u8, 1}, ++seed, 0, 3);
+    for (double min_distance : {5.0, 10.0}) {
+      GoodFeaturesParams p;
+      p.min_distance = min_distance;
+      p.max_corners = 60;
+      SCOPED_TRACE(name + " masked, min_distance " + std::to_string(min_distance));
+      EXPECT_TRUE(gftt_matches(image, p, &mask));
+    }
+  }
+}
+
+// One or two rounds before the finish: the one-work-item walk decides what the rounds left.
+TEST(CornersGoodFeatures, FewRoundsThenFinish) {
+  const auto all = photos();
+  for (int rounds : {1, 2}) {
+    const Tuning tuning(64, 16, rounds);
+    GoodFeaturesParams p;
+    p.max_corners = 0;
+    p.min_distance = 10;
+    SCOPED_TRACE("rounds " + std::to_string(rounds));
+    EXPECT_TRUE(gftt_matches(all.front().second, p));
+    for (std::uint32_t seed = 1; seed <= 2; ++seed) {
+      const HostImage image = test_image(90, 70, seed + 500, 0);
+      p.min_distance = 3.0 + seed;
+      p.quality_level = 0.05;
+      EXPECT_TRUE(gftt_matches(image, p));
+    }
+  }
 }
 
 TEST(CornersGoodFeatures, BadArguments) {

@@ -1,6 +1,8 @@
 // corner_min_eigen_val / corner_harris (cv::cornerMinEigenVal, cv::cornerHarris): argument checks
-// and the three launches of kernels/corners.cl (derivatives, row sums, column sums + response).
+// and the launches of kernels/corners.cl (derivatives in tiles, row sums, column sums + response; the
+// running sums as speculative segments and their check).
 // docs/tracking.md ("Corners") explains why each stage is ordered as it is.
+#include <algorithm>
 #include <string>
 
 #include "core/launch.hpp"
@@ -11,9 +13,16 @@
 namespace plinth {
 namespace detail {
 
+CornersTuning& corners_tuning() {
+  static CornersTuning tuning;
+  return tuning;
+}
+
 std::shared_ptr<Program> corners_program(Queue& queue) {
   BuildOptions build;
   build.define("GROUP", corners_group);
+  build.define("SOBEL_TW", corners_sobel_tile_w);
+  build.define("SOBEL_TH", corners_sobel_tile_h);
   return get_program(queue, "corners.cl", build);
 }
 
@@ -63,15 +72,27 @@ Event corner_response(Queue& queue, const DeviceImage& src, DeviceImage& dst, co
 
   Launch sobel(queue, program, "corners_sobel");
   sobel.arg(w).arg(h).arg(border).arg(r.ksize).arg(static_cast<float>(scale)).image(src).image(dx).image(dy);
-  const auto first = sobel.run(range(round_up(uw, 32), round_up(uh, 8)), range(32, 8));
+  const auto first = sobel.run(range(round_up(uw, corners_sobel_tile_w), round_up(uh, corners_sobel_tile_h)),
+                               range(corners_sobel_tile_w, corners_sobel_tile_h));
 
-  const bool direct = r.block_size == 3 || r.block_size == 5;
-  Launch rows(queue, program, direct ? "corners_row_sums_direct" : "corners_row_sums_running");
-  rows.arg(w).arg(h).arg(border).arg(r.block_size).image(dx).image(dy).image(sums);
-  if (direct) {
+  // The running sums run as speculative segments and a check (kernels/corners.cl).
+  const int seg = std::max(1, corners_tuning().chain_segment);
+  const int warm = std::max(0, corners_tuning().chain_warm);
+  const auto segments = [](int length, int step) { return static_cast<std::size_t>((length + step - 1) / step); };
+  if (r.block_size == 3 || r.block_size == 5) {
+    Launch rows(queue, program, "corners_row_sums_direct");
+    rows.arg(w).arg(h).arg(border).arg(r.block_size).image(dx).image(dy).image(sums);
     rows.run(range(round_up(uw, 32), round_up(uh, 4), 3), range(32, 4, 1));
   } else {
-    rows.run(range(round_up(uh, 64), 3), range(64, 1));
+    const std::size_t row_segments = segments(w, seg);
+    DeviceArray guesses(queue.context(), static_cast<std::int64_t>(row_segments * uh * 3), Format{Depth::f64, 1});
+    Launch spec(queue, program, "corners_row_sums_spec");
+    spec.arg(w).arg(h).arg(border).arg(r.block_size).arg(seg).arg(warm);
+    spec.image(dx).image(dy).image(sums).array(guesses);
+    spec.run(range(row_segments, round_up(uh, 64), 3), range(1, 64, 1));
+    Launch fixup(queue, program, "corners_row_sums_fixup");
+    fixup.arg(w).arg(h).arg(border).arg(r.block_size).arg(seg).image(dx).image(dy).image(sums).array(guesses);
+    fixup.run(range(round_up(uh, 64), 3), range(64, 1));
   }
 
   // OpenCV walks the response as one line of w * h pixels: 8 at a time (AVX), then one group of 4
@@ -79,10 +100,16 @@ Event corner_response(Queue& queue, const DeviceImage& src, DeviceImage& dst, co
   const long long n = static_cast<long long>(w) * h;
   const long long avx_end = n / 8 * 8;
   const long long sse_end = avx_end + (n - avx_end >= 4 ? 4 : 0);
-  Launch columns(queue, program, "corners_column_response");
+  const std::size_t column_segments = segments(h, seg);
+  DeviceArray states(queue.context(), static_cast<std::int64_t>(column_segments * uw * 6), Format{Depth::f64, 1});
+  Launch columns(queue, program, "corners_column_spec");
   columns.arg(w).arg(h).arg(border).arg(r.block_size).arg(r.harris ? 1 : 0).arg(static_cast<int>(avx_end)).arg(static_cast<int>(sse_end));
-  columns.arg(static_cast<float>(r.k)).arg(r.k).image(sums).image(dst);
-  const auto last = columns.run(range(round_up(uw, 64)), range(64));
+  columns.arg(static_cast<float>(r.k)).arg(r.k).arg(seg).arg(warm).image(sums).image(dst).array(states);
+  columns.run(range(round_up(uw, 64), column_segments), range(64, 1));
+  Launch fixup(queue, program, "corners_column_fixup");
+  fixup.arg(w).arg(h).arg(border).arg(r.block_size).arg(r.harris ? 1 : 0).arg(static_cast<int>(avx_end)).arg(static_cast<int>(sse_end));
+  fixup.arg(static_cast<float>(r.k)).arg(r.k).arg(seg).image(sums).image(dst).array(states);
+  const auto last = fixup.run(range(round_up(uw, 64)), range(64));
   return Event(first, last);
 }
 
