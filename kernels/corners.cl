@@ -350,7 +350,7 @@ INLINE float float_from_ordered(int i) { return as_float(i >= 0 ? i : i ^ 0x7fff
  * ordered int; the host sets it to INT_MIN first (no pixel: OpenCV's 0). 1-D launch of groups of
  * GROUP work-items, each striding over the pixels. */
 KERNEL void corners_max(int width, int height, int has_mask, CONST_IMAGE_PARAM(float, response),
-                        CONST_IMAGE_PARAM(uchar, mask), GLOBAL int* max_key) {
+                        CONST_IMAGE_PARAM(uchar, mask), ARRAY_PARAM(int, max_key)) {
   LOCAL_MEM int partial[GROUP];
   int best = INT_MIN;
   const int total = width * height;
@@ -369,7 +369,7 @@ KERNEL void corners_max(int width, int height, int has_mask, CONST_IMAGE_PARAM(f
     if (lid < s) partial[lid] = max(partial[lid], partial[lid + s]);
     BARRIER_LOCAL();
   }
-  if (lid == 0 && partial[0] != INT_MIN) ATOMIC_MAX(max_key, partial[0]);
+  if (lid == 0 && partial[0] != INT_MIN) ATOMIC_MAX(&ARRAY_AT(max_key, 0), partial[0]);
 }
 
 /* OpenCV's thresholded response: kept where above quality * max (threshold TOZERO, in float). */
@@ -397,7 +397,7 @@ INLINE int cell_major_slot(int x, int y, int width, int height, int cell) {
  * follows), the flag and p also go to the pixel's cell-major slot, so that a second compaction
  * lists the candidates cell by cell. words[0]: corners_max's key. */
 KERNEL void corners_candidates(int width, int height, int has_mask, double quality, int cell, CONST_IMAGE_PARAM(float, response),
-                               CONST_IMAGE_PARAM(uchar, mask), GLOBAL const int* words, ARRAY_PARAM(uchar, flags),
+                               CONST_IMAGE_PARAM(uchar, mask), CONST_ARRAY_PARAM(int, words), ARRAY_PARAM(uchar, flags),
                                ARRAY_PARAM(float, keys), ARRAY_PARAM(uint, indices), ARRAY_PARAM(uchar, cell_flags),
                                ARRAY_PARAM(uint, cell_indices)) {
   const int x = GLOBAL_ID(0);
@@ -405,7 +405,7 @@ KERNEL void corners_candidates(int width, int height, int has_mask, double quali
   if (x >= width || y >= height) return;
   const int p = y * width + x;
   const int slot = width * height - 1 - p;
-  const int key = words[0];
+  const int key = ARRAY_AT(words, 0);
   const double max_value = key == INT_MIN ? 0.0 : (double)float_from_ordered(key);
   const float thresh = (float)(max_value * quality);
   int candidate = 0;
@@ -506,13 +506,13 @@ INLINE int decide(int rank, int width, int cell, int grid_w, int grid_h, double 
 KERNEL void corners_distance_round(int count, int width, int cell, int grid_w, int grid_h, double min_sq, int round,
                                    CONST_ARRAY_PARAM(uint, ordered), CONST_ARRAY_PARAM(uint, ranks), CONST_ARRAY_PARAM(uint, by_cell),
                                    CONST_ARRAY_PARAM(uint, begin), CONST_ARRAY_PARAM(uint, end), ARRAY_PARAM(uchar, state),
-                                   GLOBAL uint* undecided) {
+                                   ARRAY_PARAM(uint, undecided)) {
   const int i = GLOBAL_ID(0);
-  if (i >= count || (round > 0 && undecided[round - 1] == 0)) return;
+  if (i >= count || (round > 0 && ARRAY_AT(undecided, round - 1) == 0)) return;
   if (ARRAY_AT(state, i) != STATE_UNDECIDED) return;
   const int s = decide(i, DECIDE_ARGS);
   if (s == STATE_UNDECIDED) {
-    ATOMIC_INC(&undecided[round]);
+    ATOMIC_INC(&ARRAY_AT(undecided, round));
   } else {
     ARRAY_AT(state, i) = (uchar)s;
   }
@@ -525,9 +525,9 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void corners_distance_finish(int count, int 
                                                                  CONST_ARRAY_PARAM(uint, ordered), CONST_ARRAY_PARAM(uint, ranks),
                                                                  CONST_ARRAY_PARAM(uint, by_cell), CONST_ARRAY_PARAM(uint, begin),
                                                                  CONST_ARRAY_PARAM(uint, end), ARRAY_PARAM(uchar, state),
-                                                                 GLOBAL const uint* undecided) {
+                                                                 CONST_ARRAY_PARAM(uint, undecided)) {
   LOCAL_MEM int left;
-  if (undecided[rounds - 1] == 0) return;
+  if (ARRAY_AT(undecided, rounds - 1) == 0) return;
   const int lid = LOCAL_ID(0);
   do {
     BARRIER_ALL();

@@ -66,12 +66,18 @@ Event corner_response(Queue& queue, const DeviceImage& src, DeviceImage& dst, co
   const int h = src.height();
   const auto uw = static_cast<std::size_t>(w);
   const auto uh = static_cast<std::size_t>(h);
-  DeviceImage dx(queue.context(), w, h, Format{Depth::f32, 1});
-  DeviceImage dy(queue.context(), w, h, Format{Depth::f32, 1});
-  DeviceImage sums(queue.context(), w * 3, h, Format{Depth::f64, 1});
+  // The intermediates live in the queue's scratch memory, kept between calls (allocating and
+  // freeing device memory per call would cost more than the kernels; the queue runs in order).
+  // Each goes to the kernels as an IMAGE_PARAM / ARRAY_PARAM: buffer, offset 0, row step.
+  const auto rows_of = [](int count) { return static_cast<std::size_t>(std::max(count, 1)); };
+  const Buffer& dx = *scratch(queue, "corners.dx", uw * uh * sizeof(float)).buffer;
+  const Buffer& dy = *scratch(queue, "corners.dy", uw * uh * sizeof(float)).buffer;
+  const Buffer& sums = *scratch(queue, "corners.sums", 3 * uw * uh * sizeof(double)).buffer;
+  const auto plane = [](Launch& launch, const Buffer& buffer, int step) -> Launch& { return launch.buffer(buffer).arg(0).arg(step); };
 
   Launch sobel(queue, program, "corners_sobel");
-  sobel.arg(w).arg(h).arg(border).arg(r.ksize).arg(static_cast<float>(scale)).image(src).image(dx).image(dy);
+  sobel.arg(w).arg(h).arg(border).arg(r.ksize).arg(static_cast<float>(scale)).image(src);
+  plane(plane(sobel, dx, w), dy, w);
   const auto first = sobel.run(range(round_up(uw, corners_sobel_tile_w), round_up(uh, corners_sobel_tile_h)),
                                range(corners_sobel_tile_w, corners_sobel_tile_h));
 
@@ -81,17 +87,19 @@ Event corner_response(Queue& queue, const DeviceImage& src, DeviceImage& dst, co
   const auto segments = [](int length, int step) { return static_cast<std::size_t>((length + step - 1) / step); };
   if (r.block_size == 3 || r.block_size == 5) {
     Launch rows(queue, program, "corners_row_sums_direct");
-    rows.arg(w).arg(h).arg(border).arg(r.block_size).image(dx).image(dy).image(sums);
+    rows.arg(w).arg(h).arg(border).arg(r.block_size);
+    plane(plane(plane(rows, dx, w), dy, w), sums, 3 * w);
     rows.run(range(round_up(uw, 32), round_up(uh, 4), 3), range(32, 4, 1));
   } else {
     const std::size_t row_segments = segments(w, seg);
-    DeviceArray guesses(queue.context(), static_cast<std::int64_t>(row_segments * uh * 3), Format{Depth::f64, 1});
+    const Buffer& guesses = *scratch(queue, "corners.row_guesses", row_segments * rows_of(h) * 3 * sizeof(double)).buffer;
     Launch spec(queue, program, "corners_row_sums_spec");
     spec.arg(w).arg(h).arg(border).arg(r.block_size).arg(seg).arg(warm);
-    spec.image(dx).image(dy).image(sums).array(guesses);
+    plane(plane(plane(spec, dx, w), dy, w), sums, 3 * w).buffer(guesses).arg(0);
     spec.run(range(row_segments, round_up(uh, 64), 3), range(1, 64, 1));
     Launch fixup(queue, program, "corners_row_sums_fixup");
-    fixup.arg(w).arg(h).arg(border).arg(r.block_size).arg(seg).image(dx).image(dy).image(sums).array(guesses);
+    fixup.arg(w).arg(h).arg(border).arg(r.block_size).arg(seg);
+    plane(plane(plane(fixup, dx, w), dy, w), sums, 3 * w).buffer(guesses).arg(0);
     fixup.run(range(round_up(uh, 64), 3), range(64, 1));
   }
 
@@ -101,14 +109,16 @@ Event corner_response(Queue& queue, const DeviceImage& src, DeviceImage& dst, co
   const long long avx_end = n / 8 * 8;
   const long long sse_end = avx_end + (n - avx_end >= 4 ? 4 : 0);
   const std::size_t column_segments = segments(h, seg);
-  DeviceArray states(queue.context(), static_cast<std::int64_t>(column_segments * uw * 6), Format{Depth::f64, 1});
+  const Buffer& states = *scratch(queue, "corners.column_states", column_segments * rows_of(w) * 6 * sizeof(double)).buffer;
   Launch columns(queue, program, "corners_column_spec");
   columns.arg(w).arg(h).arg(border).arg(r.block_size).arg(r.harris ? 1 : 0).arg(static_cast<int>(avx_end)).arg(static_cast<int>(sse_end));
-  columns.arg(static_cast<float>(r.k)).arg(r.k).arg(seg).arg(warm).image(sums).image(dst).array(states);
+  columns.arg(static_cast<float>(r.k)).arg(r.k).arg(seg).arg(warm);
+  plane(columns, sums, 3 * w).image(dst).buffer(states).arg(0);
   columns.run(range(round_up(uw, 64), column_segments), range(64, 1));
   Launch fixup(queue, program, "corners_column_fixup");
   fixup.arg(w).arg(h).arg(border).arg(r.block_size).arg(r.harris ? 1 : 0).arg(static_cast<int>(avx_end)).arg(static_cast<int>(sse_end));
-  fixup.arg(static_cast<float>(r.k)).arg(r.k).arg(seg).image(sums).image(dst).array(states);
+  fixup.arg(static_cast<float>(r.k)).arg(r.k).arg(seg);
+  plane(fixup, sums, 3 * w).image(dst).buffer(states).arg(0);
   const auto last = fixup.run(range(round_up(uw, 64)), range(64));
   return Event(first, last);
 }

@@ -48,14 +48,36 @@ detail::NDRange line_range(std::int64_t count) {
   return detail::range(detail::round_up(static_cast<std::size_t>(std::max<std::int64_t>(count, 1)), 256));
 }
 
+// One device allocation per element type, cut into slices that start 256 bytes apart at least
+// (device memory is allocated and freed per call: a few large allocations rather than many).
+class Pool {
+ public:
+  static std::int64_t aligned(std::int64_t count) { return (std::max<std::int64_t>(count, 1) + 63) / 64 * 64; }
+  Pool(const Context& context, std::int64_t total, Format format) : array_(context, std::max<std::int64_t>(total, 1), format) {}
+  DeviceArray take(std::int64_t count) {
+    DeviceArray slice = array_.slice(used_, std::max<std::int64_t>(count, 1));
+    used_ += aligned(count);
+    return slice;
+  }
+
+ private:
+  DeviceArray array_;
+  std::int64_t used_ = 0;
+};
+
+// The minDistance pass's arrays (pixel-indexed ranks, the cells' ranges, the candidates' states,
+// the rounds' undecided counters, the kept candidates and their number).
+struct DistanceArrays {
+  DeviceArray ranks, begin, end, state, undecided, kept, kept_count;
+};
+
 // The minDistance pass over `ordered` (the candidates' pixel indices, OpenCV's order; `count` of
 // them, device_count its copy on the device) and the list: up to `limit` points (x, y) into
 // `points` and their number into `out_count`. `cell`: round(minDistance), capped at the image's
 // larger side; `by_cell`: the candidates cell by cell (cell-major compaction).
 Event distance_pass(Queue& queue, const std::shared_ptr<detail::Program>& program, const DeviceArray& ordered, const DeviceArray& device_count,
                     std::int64_t count, const DeviceArray& by_cell, int width, int height, int cell, double min_distance, std::int64_t limit,
-                    DeviceArray& points, DeviceArray& out_count) {
-  const Context& context = queue.context();
+                    const DistanceArrays& a, DeviceArray& points, DeviceArray& out_count) {
   const int limit_arg = static_cast<int>(limit);
   if (cell == 0) {
     detail::Launch list(queue, program, "corners_points");
@@ -64,18 +86,17 @@ Event distance_pass(Queue& queue, const std::shared_ptr<detail::Program>& progra
   }
   const int grid_w = (width + cell - 1) / cell;
   const int grid_h = (height + cell - 1) / cell;
-  const std::int64_t cells = static_cast<std::int64_t>(grid_w) * grid_h;
   const double min_sq = min_distance * min_distance;
   const int n = static_cast<int>(count);
   // Rounds after the last undecided candidate return at once; the finish decides any left.
-  const int rounds = std::max(1, detail::corners_tuning().distance_rounds);
-  DeviceArray ranks(context, static_cast<std::int64_t>(width) * height, Format{Depth::u32, 1});
-  DeviceArray begin(context, cells, Format{Depth::u32, 1});
-  DeviceArray end(context, cells, Format{Depth::u32, 1});
-  DeviceArray state(context, count, Format{Depth::u8, 1});
-  DeviceArray undecided(context, rounds, Format{Depth::u32, 1});
-  DeviceArray kept(context, count, Format{Depth::u32, 1});
-  DeviceArray kept_count(context, 1, Format{Depth::u32, 1});
+  const int rounds = static_cast<int>(a.undecided.size());
+  const DeviceArray& ranks = a.ranks;
+  const DeviceArray& begin = a.begin;
+  const DeviceArray& end = a.end;
+  const DeviceArray state = a.state.slice(0, count);
+  const DeviceArray& undecided = a.undecided;
+  const DeviceArray kept = a.kept.slice(0, count);
+  const DeviceArray& kept_count = a.kept_count;
   const Event first = fill_array_bytes(queue, begin, 0);
   fill_array_bytes(queue, end, 0);
   fill_array_bytes(queue, state, 2);  // STATE_UNDECIDED
@@ -90,12 +111,12 @@ Event distance_pass(Queue& queue, const std::shared_ptr<detail::Program>& progra
   for (int round = 0; round < rounds; ++round) {
     detail::Launch step(queue, program, "corners_distance_round");
     step.arg(n).arg(width).arg(cell).arg(grid_w).arg(grid_h).arg(min_sq).arg(round);
-    step.array(ordered).array(ranks).array(by_cell).array(begin).array(end).array(state).buffer(*undecided.buffer());
+    step.array(ordered).array(ranks).array(by_cell).array(begin).array(end).array(state).array(undecided);
     step.run(line_range(count), detail::range(256));
   }
   detail::Launch finish(queue, program, "corners_distance_finish");
   finish.arg(n).arg(width).arg(cell).arg(grid_w).arg(grid_h).arg(min_sq).arg(rounds);
-  finish.array(ordered).array(ranks).array(by_cell).array(begin).array(end).array(state).buffer(*undecided.buffer());
+  finish.array(ordered).array(ranks).array(by_cell).array(begin).array(end).array(state).array(undecided);
   finish.run(detail::range(kMaxGroup), detail::range(kMaxGroup));
   compact(queue, ordered, state, kept, kept_count);
   detail::Launch list(queue, program, "corners_points");
@@ -122,30 +143,51 @@ std::int64_t device_stages(Queue& queue, const DeviceImage& image, const GoodFea
   // way. 0: no distance check (minDistance < 1).
   const int cell = p.min_distance < 1 ? 0 : static_cast<int>(std::min<double>(std::nearbyint(p.min_distance), std::max(w, h)));
   const Context& context = queue.context();
-  // words[0]: the maximum's ordered key; counts: the compactions' (keys, indices, cell-major).
-  DeviceArray words(context, 1, Format{Depth::s32, 1});
-  DeviceArray counts(context, 3, Format{Depth::u32, 1});
-  DeviceArray flags(context, n, Format{Depth::u8, 1});
-  DeviceArray keys(context, n, Format{Depth::f32, 1});
-  DeviceArray indices(context, n, Format{Depth::u32, 1});
-  DeviceArray keys_packed(context, n, Format{Depth::f32, 1});
-  DeviceArray indices_packed(context, n, Format{Depth::u32, 1});
   const std::int64_t cell_n = cell > 0 ? n : 1;
-  DeviceArray cell_flags(context, cell_n, Format{Depth::u8, 1});
-  DeviceArray cell_indices(context, cell_n, Format{Depth::u32, 1});
-  DeviceArray by_cell(context, cell_n, Format{Depth::u32, 1});
+  const std::int64_t cells =
+      cell > 0 ? static_cast<std::int64_t>((w + cell - 1) / cell) * static_cast<std::int64_t>((h + cell - 1) / cell) : 1;
+  const std::int64_t rounds = std::max(1, detail::corners_tuning().distance_rounds);
+  const std::int64_t distance_n = cell > 0 ? n : 1;
+  // u32: indices and their compaction, the cell-major ones and theirs, the pass's ranks and kept
+  // list (candidates <= pixels), the cells' ranges, counters; u8: flags, cell-major flags,
+  // states; f32: keys and their compaction.
+  Pool words32(context,
+               Pool::aligned(n) * 2 + Pool::aligned(cell_n) * 2 + Pool::aligned(distance_n) * 2 + Pool::aligned(cells) * 2 +
+                   Pool::aligned(1) * 3 + Pool::aligned(3) + Pool::aligned(rounds),
+               Format{Depth::u32, 1});
+  Pool bytes8(context, Pool::aligned(n) + Pool::aligned(cell_n) + Pool::aligned(distance_n), Format{Depth::u8, 1});
+  Pool floats(context, Pool::aligned(n) * 2, Format{Depth::f32, 1});
+  // words[0]: the maximum's ordered key; counts: the compactions' (keys, indices, cell-major).
+  const DeviceArray words = words32.take(1);
+  const DeviceArray counts = words32.take(3);
+  const DeviceArray indices = words32.take(n);
+  const DeviceArray indices_packed = words32.take(n);
+  const DeviceArray cell_indices = words32.take(cell_n);
+  const DeviceArray by_cell = words32.take(cell_n);
+  DistanceArrays distance;
+  distance.ranks = words32.take(distance_n);
+  distance.kept = words32.take(distance_n);
+  distance.begin = words32.take(cells);
+  distance.end = words32.take(cells);
+  distance.undecided = words32.take(rounds);
+  distance.kept_count = words32.take(1);
+  const DeviceArray flags = bytes8.take(n);
+  const DeviceArray cell_flags = bytes8.take(cell_n);
+  distance.state = bytes8.take(distance_n);
+  const DeviceArray keys = floats.take(n);
+  const DeviceArray keys_packed = floats.take(n);
   const DeviceImage& mask_image = has_mask ? *mask : image;  // any u8 image when there is no mask
 
   const Event candidates_first = upload_array(queue, &kNoMaximum, sizeof kNoMaximum, words);
   detail::Launch max(queue, program, "corners_max");
-  max.arg(w).arg(h).arg(has_mask ? 1 : 0).image(response).image(mask_image).buffer(*words.buffer());
+  max.arg(w).arg(h).arg(has_mask ? 1 : 0).image(response).image(mask_image).array(words);
   const auto pixels = static_cast<std::size_t>(n);
   const std::size_t groups = std::clamp<std::size_t>(pixels / (kMaxGroup * 16), 1, 1024);
   max.run(detail::range(groups * kMaxGroup), detail::range(kMaxGroup));
 
   detail::Launch cand(queue, program, "corners_candidates");
   cand.arg(w).arg(h).arg(has_mask ? 1 : 0).arg(p.quality_level).arg(cell).image(response).image(mask_image);
-  cand.buffer(*words.buffer()).array(flags).array(keys).array(indices).array(cell_flags).array(cell_indices);
+  cand.array(words).array(flags).array(keys).array(indices).array(cell_flags).array(cell_indices);
   cand.run(detail::range(detail::round_up(static_cast<std::size_t>(w), 32), detail::round_up(static_cast<std::size_t>(h), 8)),
            detail::range(32, 8));
   compact(queue, keys, flags, keys_packed, counts.slice(0, 1));
@@ -174,7 +216,8 @@ std::int64_t device_stages(Queue& queue, const DeviceImage& image, const GoodFea
   const DeviceArray k = keys_packed.slice(0, count);
   const DeviceArray v = indices_packed.slice(0, count);
   const Event order = sort_pairs(queue, k, v, k, v, SortOrder::descending);
-  last = distance_pass(queue, program, v, counts.slice(1, 1), count, by_cell, w, h, cell, p.min_distance, limit, points, out_count);
+  last = distance_pass(queue, program, v, counts.slice(1, 1), count, by_cell, w, h, cell, p.min_distance, limit, distance, points,
+                       out_count);
   if (stages != nullptr) {
     stages->order = order;
     stages->distance = last;

@@ -30,7 +30,7 @@ inline constexpr int corners_sobel_tile_h = 8;
 struct CornersTuning {
   int chain_segment = 64;
   int chain_warm = 16;
-  int distance_rounds = 32;
+  int distance_rounds = 16;
 };
 CornersTuning& corners_tuning();
 // kernels/corners.cl, built once for every aperture, window, border and response.
