@@ -48,12 +48,20 @@ detail::NDRange line_range(std::int64_t count) {
   return detail::range(detail::round_up(static_cast<std::size_t>(std::max<std::int64_t>(count, 1)), 256));
 }
 
-// One device allocation per element type, cut into slices that start 256 bytes apart at least
-// (device memory is allocated and freed per call: a few large allocations rather than many).
+// A DeviceArray over the queue's scratch memory under `key`, kept between calls: once warm, a call
+// allocates (and frees, which waits for the device) no device memory. The queue runs in order,
+// so consecutive calls never overlap on it.
+DeviceArray scratch_array(Queue& queue, std::string_view key, std::int64_t size, Format format) {
+  size = std::max<std::int64_t>(size, 1);
+  const detail::ScratchLease lease = detail::scratch(queue, key, static_cast<std::size_t>(size) * format.pixel_size());
+  return DeviceArray::wrap(queue.context(), lease.buffer->native(), size, format);
+}
+
+// One scratch array per element type, cut into slices that start 256 bytes apart at least.
 class Pool {
  public:
   static std::int64_t aligned(std::int64_t count) { return (std::max<std::int64_t>(count, 1) + 63) / 64 * 64; }
-  Pool(const Context& context, std::int64_t total, Format format) : array_(context, std::max<std::int64_t>(total, 1), format) {}
+  Pool(Queue& queue, std::string_view key, std::int64_t total, Format format) : array_(scratch_array(queue, key, total, format)) {}
   DeviceArray take(std::int64_t count) {
     DeviceArray slice = array_.slice(used_, std::max<std::int64_t>(count, 1));
     used_ += aligned(count);
@@ -131,7 +139,10 @@ std::int64_t device_stages(Queue& queue, const DeviceImage& image, const GoodFea
                            DeviceArray& points, DeviceArray& out_count, GoodFeaturesStages* stages, Event& last) {
   check_params(queue, image, p, mask);
   const bool has_mask = mask != nullptr && !mask->empty();
-  DeviceImage response;
+  const std::size_t pitch = detail::round_up(static_cast<std::size_t>(image.width()) * sizeof(float), 256);
+  DeviceImage response = DeviceImage::wrap(
+      queue.context(), detail::scratch(queue, "corners.gftt_response", pitch * static_cast<std::size_t>(image.height())).buffer->native(),
+      image.width(), image.height(), Format{Depth::f32, 1}, pitch);
   const Event response_done = detail::corner_response(
       queue, image, response, {p.block_size, p.gradient_size, BorderMode::reflect_101, p.use_harris_detector, p.k});
   const auto program = detail::corners_program(queue);
@@ -151,12 +162,12 @@ std::int64_t device_stages(Queue& queue, const DeviceImage& image, const GoodFea
   // u32: indices and their compaction, the cell-major ones and theirs, the pass's ranks and kept
   // list (candidates <= pixels), the cells' ranges, counters; u8: flags, cell-major flags,
   // states; f32: keys and their compaction.
-  Pool words32(context,
+  Pool words32(queue, "corners.gftt_u32",
                Pool::aligned(n) * 2 + Pool::aligned(cell_n) * 2 + Pool::aligned(distance_n) * 2 + Pool::aligned(cells) * 2 +
                    Pool::aligned(1) * 3 + Pool::aligned(3) + Pool::aligned(rounds),
                Format{Depth::u32, 1});
-  Pool bytes8(context, Pool::aligned(n) + Pool::aligned(cell_n) + Pool::aligned(distance_n), Format{Depth::u8, 1});
-  Pool floats(context, Pool::aligned(n) * 2, Format{Depth::f32, 1});
+  Pool bytes8(queue, "corners.gftt_u8", Pool::aligned(n) + Pool::aligned(cell_n) + Pool::aligned(distance_n), Format{Depth::u8, 1});
+  Pool floats(queue, "corners.gftt_f32", Pool::aligned(n) * 2, Format{Depth::f32, 1});
   // words[0]: the maximum's ordered key; counts: the compactions' (keys, indices, cell-major).
   const DeviceArray words = words32.take(1);
   const DeviceArray counts = words32.take(3);
@@ -199,10 +210,13 @@ std::int64_t device_stages(Queue& queue, const DeviceImage& image, const GoodFea
   download_array(queue, counts.slice(1, 1), &found, sizeof found).wait();
   const auto count = static_cast<std::int64_t>(found);
   const std::int64_t limit = p.max_corners > 0 ? std::min<std::int64_t>(p.max_corners, count) : count;
-  if (points.empty() || points.format() != Format{Depth::f32, 2} || points.size() < limit) {
+  // Empty arrays (the host form): scratch ones; too small ones (the device form): new ones.
+  if (points.empty()) {
+    points = scratch_array(queue, "corners.gftt_points", limit, Format{Depth::f32, 2});
+  } else if (points.format() != Format{Depth::f32, 2} || points.size() < limit) {
     points = DeviceArray(context, std::max<std::int64_t>(limit, 1), Format{Depth::f32, 2});
   }
-  if (out_count.empty()) out_count = DeviceArray(context, 1, Format{Depth::u32, 1});
+  if (out_count.empty()) out_count = scratch_array(queue, "corners.gftt_count", 1, Format{Depth::u32, 1});
   if (out_count.format() != Format{Depth::u32, 1}) throw Error(ErrorCode::invalid_argument, kOp, "count", "must be one u32 element");
   if (stages != nullptr) {
     stages->response = response_done;
@@ -253,6 +267,7 @@ Event good_features_to_track(Queue& queue, const DeviceImage& image, DeviceArray
   if (corners.empty() || corners.format() != Format{Depth::f32, 2} || corners.size() < capacity) {
     corners = DeviceArray(queue.context(), capacity, Format{Depth::f32, 2});
   }
+  if (count.empty()) count = DeviceArray(queue.context(), 1, Format{Depth::u32, 1});
   Event last;
   device_stages(queue, image, params, mask, corners, count, stages, last);
   return last;
