@@ -226,12 +226,19 @@ KERNEL void corners_row_sums_fixup(int width, int height, int border, int block,
     double guess = ARRAY_AT(guesses, (y * 3 + channel) * segments + segment);
     if (same_bits(truth, guess)) continue;
     IMAGE_AT(sums, x0 * 3 + channel, y) = truth;
-    for (int x = x0 + 1; x < x1; ++x) {
-      const double delta = ROW_DELTA(x, y, channel);
-      truth += delta;
-      guess += delta;
-      IMAGE_AT(sums, x * 3 + channel, y) = truth;
-      if (same_bits(truth, guess)) break;
+    int merged = 0;
+    /* Loads batched as in corners_row_sums_spec. */
+    for (int xb = x0 + 1; !merged && xb < x1; xb += CHAIN_BATCH) {
+      double delta[CHAIN_BATCH];
+      UNROLL for (int j = 0; j < CHAIN_BATCH; ++j) delta[j] = ROW_DELTA(min(xb + j, x1 - 1), y, channel);
+      UNROLL for (int j = 0; j < CHAIN_BATCH; ++j) {
+        const int x = xb + j;
+        if (merged || x >= x1) break;
+        truth += delta[j];
+        guess += delta[j];
+        IMAGE_AT(sums, x * 3 + channel, y) = truth;
+        merged = same_bits(truth, guess);
+      }
     }
   }
 }
@@ -317,18 +324,24 @@ KERNEL void corners_column_fixup(int width, int height, int border, int block, i
     for (int c = 0; c < 3; ++c) guess[c] = ARRAY_AT(states, base + c);
     int merged = same_state(truth, guess);
     const int y1 = min(height, segment * seg + seg);
-    for (int y = segment * seg; !merged && y < y1; ++y) {
-      double enter[3], leave[3];
-      column_rows(sums, sums_offset, sums_step, x, y, height, border, block, enter, leave);
-      float cov[3];
-      for (int c = 0; c < 3; ++c) {
-        const double s0 = truth[c] + enter[c];
-        cov[c] = (float)s0;
-        truth[c] = s0 - leave[c];
-        guess[c] = (guess[c] + enter[c]) - leave[c];
+    /* Loads batched as in column_walk. */
+    for (int yb = segment * seg; !merged && yb < y1; yb += CHAIN_BATCH) {
+      double enter[CHAIN_BATCH][3], leave[CHAIN_BATCH][3];
+      UNROLL for (int j = 0; j < CHAIN_BATCH; ++j)
+        column_rows(sums, sums_offset, sums_step, x, min(yb + j, y1 - 1), height, border, block, enter[j], leave[j]);
+      UNROLL for (int j = 0; j < CHAIN_BATCH; ++j) {
+        const int y = yb + j;
+        if (merged || y >= y1) break;
+        float cov[3];
+        UNROLL for (int c = 0; c < 3; ++c) {
+          const double s0 = truth[c] + enter[j][c];
+          cov[c] = (float)s0;
+          truth[c] = s0 - leave[j][c];
+          guess[c] = (guess[c] + enter[j][c]) - leave[j][c];
+        }
+        IMAGE_AT(dst, x, y) = response(cov[0], cov[1], cov[2], harris, y * width + x, avx_end, sse_end, kf, kd);
+        merged = same_state(truth, guess);
       }
-      IMAGE_AT(dst, x, y) = response(cov[0], cov[1], cov[2], harris, y * width + x, avx_end, sse_end, kf, kd);
-      merged = same_state(truth, guess);
     }
     if (merged) {
       for (int c = 0; c < 3; ++c) truth[c] = ARRAY_AT(states, base + 3 + c);
