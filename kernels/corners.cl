@@ -3,7 +3,8 @@
  * (docs/tracking.md, "Corners"). Aperture (1, 3, 5, 7; -1 Scharr), window, border
  * (kernels/common/border.h's code) and response (0 minimum eigenvalue, 1 Harris) are kernel
  * arguments, so that one program serves every case; GROUP (build option) is the work-group size of
- * corners_max, SOBEL_TW x SOBEL_TH (build options) the tile of corners_sobel.
+ * corners_max, SOBEL_TW x SOBEL_TH (build options) the tile of corners_sobel; the running sums'
+ * options are listed where they are used.
  * FP_CONTRACT is off (dialect.h); where OpenCV's AVX2 code fuses a multiply-add, fma() says so. */
 #define PLINTH_NEED_FP64
 #include "common/dialect.h"
@@ -138,9 +139,6 @@ INLINE float product(CONST_IMAGE_PARAM(float, dx), CONST_IMAGE_PARAM(float, dy),
   return channel == 0 ? u * u : channel == 1 ? u * v : v * v;
 }
 
-/* Steps of a running sum whose loads are issued together. */
-#define CHAIN_BATCH 8
-
 #define PRODUCT_AT(px, y, channel) \
   ((border_index((px), width, border) < 0) ? 0.0 \
                                            : (double)product(dx, dx_offset, dx_step, dy, dy_offset, dy_step, border_index((px), width, border), (y), (channel)))
@@ -159,192 +157,112 @@ KERNEL void corners_row_sums_direct(int width, int height, int border, int block
   IMAGE_AT(sums, x * 3 + channel, y) = s;
 }
 
-/* ---- Speculative chains ----
+/* ---- The running sums ----
  * OpenCV's running sums (the row pass for windows other than 3 and 5, and always the column pass)
- * are chains of double additions: each sum depends on every one before it, and rounding inside the
- * chain can carry far (docs/tracking.md). They are run here in segments of `seg` steps in
- * parallel, each segment's chain started afresh `warm` steps before it (OpenCV's start-of-line
- * rule at that place), which almost always reaches the same double state as the whole chain would
- * have. A second pass walks each line's segments in order and checks the state it starts from
- * against the true state the previous segment ended with; where they differ it reruns the
- * segment from the true state beside the speculative one until the two states are bitwise equal
- * (from there on they compute the same values) or the segment ends. The result is OpenCV's chain
- * bit for bit whatever the data; only the time depends on how often the guesses miss. */
+ * are chains of double additions: each sum depends on every one before it, and rounding inside a
+ * chain can carry far (docs/tracking.md), so each chain runs in OpenCV's order, one work-item per
+ * chain. What made the plain form slow is the wait on memory at every step; here a work-group
+ * takes a strip of chains and loads each tile of their inputs into local memory at once (all
+ * WALK_THREADS work-items), then its walkers run their chains through the tile at arithmetic
+ * speed. Build options: MAX_BLOCK, the largest window; WALK_THREADS, the work-group size; WALK_COLS,
+ * the columns of a column-pass work-group; ROW_STRIP, the rows of a row-pass one (3 chains each). */
+/* Tiles: WALK_TILE output rows (column pass), ROW_TILE sums (row pass). */
+#define WALK_TILE 64
+#define WALK_TILE_ROWS (WALK_TILE + MAX_BLOCK - 1)
+#define ROW_TILE 128
+#define ROW_TILE_COLS (ROW_TILE + MAX_BLOCK)
 
-INLINE int same_bits(double a, double b) { return as_long(a) == as_long(b); }
-
-/* The step of the row chain that makes the sum at x (>= 1) from the sum at x - 1: the entering
- * product minus the leaving one (RowSum's `s += (ST)src[i + ksize] - (ST)src[i]`). */
-#define ROW_DELTA(x, y, channel) (PRODUCT_AT((x) - 1 + block - anchor, (y), (channel)) - PRODUCT_AT((x) - 1 - anchor, (y), (channel)))
-
-/* The row pass for other windows (RowSum's running form), speculative: one work-item per
- * (segment, row, channel). `guesses` gets each segment's speculative sum at its first pixel. */
-KERNEL void corners_row_sums_spec(int width, int height, int border, int block, int seg, int warm, CONST_IMAGE_PARAM(float, dx),
-                                  CONST_IMAGE_PARAM(float, dy), IMAGE_PARAM(double, sums), ARRAY_PARAM(double, guesses)) {
-  const int segment = GLOBAL_ID(0);
-  const int y = GLOBAL_ID(1);
-  const int channel = GLOBAL_ID(2);
-  const int x0 = segment * seg;
-  if (x0 >= width || y >= height) return;
-  const int segments = (width + seg - 1) / seg;
-  const int x1 = min(width, x0 + seg);
-  const int xs = max(0, x0 - warm);
+/* The row pass for other windows (RowSum's running form): `s += (ST)src[i + ksize] - (ST)src[i]`
+ * along the whole row. A tile holds dx and dy of the strip's rows at the columns its steps read
+ * (x0 - 1 - anchor onwards; borders applied, 0 outside a constant one); walker (row, channel)
+ * forms the products as the direct pass does. */
+KERNEL REQD_GROUP_SIZE(WALK_THREADS, 1, 1) void corners_row_sums_running(int width, int height, int border, int block,
+                                                                         CONST_IMAGE_PARAM(float, dx), CONST_IMAGE_PARAM(float, dy),
+                                                                         IMAGE_PARAM(double, sums)) {
+  LOCAL_MEM float tile_dx[ROW_STRIP * ROW_TILE_COLS];
+  LOCAL_MEM float tile_dy[ROW_STRIP * ROW_TILE_COLS];
+  const int lid = LOCAL_ID(0);
+  const int y0 = GROUP_ID(0) * ROW_STRIP;
+  const int rows = min(ROW_STRIP, height - y0);
   const int anchor = block / 2;
+  const int r = min(lid / 3, ROW_STRIP - 1);  /* walkers: lid < rows * 3 */
+  const int channel = lid % 3;
+  LOCAL const float* u = &tile_dx[r * ROW_TILE_COLS];
+  LOCAL const float* v = &tile_dy[r * ROW_TILE_COLS];
+#define TILE_PRODUCT(j) ((double)(channel == 0 ? u[j] * u[j] : channel == 1 ? u[j] * v[j] : v[j] * v[j]))
   double s = 0.0;
-  for (int i = 0; i < block; ++i) s += PRODUCT_AT(xs - anchor + i, y, channel);
-  if (xs == x0) {
-    IMAGE_AT(sums, x0 * 3 + channel, y) = s;
-    ARRAY_AT(guesses, (y * 3 + channel) * segments + segment) = s;
-  }
-  /* The loads of a batch of CHAIN_BATCH steps are issued before the chain uses them, so that the
-   * walk waits on memory once per batch rather than once per step. */
-  for (int xb = xs + 1; xb < x1; xb += CHAIN_BATCH) {
-    double delta[CHAIN_BATCH];
-    UNROLL for (int j = 0; j < CHAIN_BATCH; ++j) delta[j] = ROW_DELTA(min(xb + j, x1 - 1), y, channel);
-    UNROLL for (int j = 0; j < CHAIN_BATCH; ++j) {
-      const int x = xb + j;
-      if (x >= x1) break;
-      s += delta[j];
-      if (x >= x0) IMAGE_AT(sums, x * 3 + channel, y) = s;
-      if (x == x0) ARRAY_AT(guesses, (y * 3 + channel) * segments + segment) = s;
+  for (int x0 = 0; x0 < width; x0 += ROW_TILE) {
+    const int outputs = min(ROW_TILE, width - x0);
+    const int span = outputs + block;
+    BARRIER_LOCAL();
+    for (int i = lid; i < rows * span; i += WALK_THREADS) {
+      const int row = i / span;
+      const int j = i - row * span;
+      const int xx = border_index(x0 - 1 - anchor + j, width, border);
+      tile_dx[row * ROW_TILE_COLS + j] = xx < 0 ? 0.0f : IMAGE_AT(dx, xx, y0 + row);
+      tile_dy[row * ROW_TILE_COLS + j] = xx < 0 ? 0.0f : IMAGE_AT(dy, xx, y0 + row);
     }
-  }
-}
-
-/* The check of corners_row_sums_spec: one work-item per (row, channel) walks the segments. */
-KERNEL void corners_row_sums_fixup(int width, int height, int border, int block, int seg, CONST_IMAGE_PARAM(float, dx),
-                                   CONST_IMAGE_PARAM(float, dy), IMAGE_PARAM(double, sums), CONST_ARRAY_PARAM(double, guesses)) {
-  const int y = GLOBAL_ID(0);
-  const int channel = GLOBAL_ID(1);
-  if (y >= height) return;
-  const int anchor = block / 2;
-  const int segments = (width + seg - 1) / seg;
-  for (int segment = 1; segment < segments; ++segment) {
-    const int x0 = segment * seg;
-    const int x1 = min(width, x0 + seg);
-    double truth = IMAGE_AT(sums, (x0 - 1) * 3 + channel, y) + ROW_DELTA(x0, y, channel);
-    double guess = ARRAY_AT(guesses, (y * 3 + channel) * segments + segment);
-    if (same_bits(truth, guess)) continue;
-    IMAGE_AT(sums, x0 * 3 + channel, y) = truth;
-    int merged = 0;
-    /* Loads batched as in corners_row_sums_spec. */
-    for (int xb = x0 + 1; !merged && xb < x1; xb += CHAIN_BATCH) {
-      double delta[CHAIN_BATCH];
-      UNROLL for (int j = 0; j < CHAIN_BATCH; ++j) delta[j] = ROW_DELTA(min(xb + j, x1 - 1), y, channel);
-      UNROLL for (int j = 0; j < CHAIN_BATCH; ++j) {
-        const int x = xb + j;
-        if (merged || x >= x1) break;
-        truth += delta[j];
-        guess += delta[j];
-        IMAGE_AT(sums, x * 3 + channel, y) = truth;
-        merged = same_bits(truth, guess);
+    BARRIER_LOCAL();
+    if (lid < rows * 3) {
+      int t = 0;
+      if (x0 == 0) {
+        /* The first sum: the window at x = 0 from 0, left to right (columns -anchor ...). */
+        for (int i = 0; i < block; ++i) s += TILE_PRODUCT(i + 1);
+        IMAGE_AT(sums, channel, y0 + r) = s;
+        t = 1;
+      }
+      for (; t < outputs; ++t) {
+        s += TILE_PRODUCT(t + block) - TILE_PRODUCT(t);
+        IMAGE_AT(sums, (x0 + t) * 3 + channel, y0 + r) = s;
       }
     }
   }
+#undef TILE_PRODUCT
 }
-#undef ROW_DELTA
 #undef PRODUCT_AT
 
-/* The rows one step of the column chain reads at output row y: the entering row sum (y + block -
- * 1 - anchor) and the leaving one (y - anchor), 0 outside a constant border. */
-INLINE void column_rows(CONST_IMAGE_PARAM(double, sums), int x, int y, int height, int border, int block, double* enter, double* leave) {
+/* The column pass (ColumnSum<double, float>): a running sum down each column of row sums over the
+ * whole image, then the response. A tile holds the strip's row sums from row y0 - anchor on
+ * (borders applied, 0 outside a constant one): the leaving row of output y0 + t is tile row t, the
+ * entering one tile row t + block - 1. One walker per column. */
+KERNEL REQD_GROUP_SIZE(WALK_THREADS, 1, 1) void corners_column_response(int width, int height, int border, int block, int harris, int avx_end,
+                                                                        int sse_end, float kf, double kd, CONST_IMAGE_PARAM(double, sums),
+                                                                        IMAGE_PARAM(float, dst)) {
+  LOCAL_MEM double tile[WALK_TILE_ROWS * WALK_COLS * 3];
+  const int lid = LOCAL_ID(0);
+  const int x0 = GROUP_ID(0) * WALK_COLS;
+  const int cols = min(WALK_COLS, width - x0);
   const int anchor = block / 2;
-  const int yp = border_index(y + block - 1 - anchor, height, border);
-  const int ym = border_index(y - anchor, height, border);
-  UNROLL for (int c = 0; c < 3; ++c) {
-    enter[c] = yp < 0 ? 0.0 : IMAGE_AT(sums, x * 3 + c, yp);
-    leave[c] = ym < 0 ? 0.0 : IMAGE_AT(sums, x * 3 + c, ym);
-  }
-}
-
-/* The column chain (ColumnSum<double, float>) from row `from` to `to` - 1 with state `run`:
- * s0 = run + entering; out = (float)s0; run = s0 - leaving; the response where `write`. */
-INLINE void column_walk(CONST_IMAGE_PARAM(double, sums), IMAGE_PARAM(float, dst), int x, int from, int to, int width, int height,
-                        int border, int block, int write, int harris, int avx_end, int sse_end, float kf, double kd, double* run) {
-  /* Loads batched as in corners_row_sums_spec. */
-  for (int yb = from; yb < to; yb += CHAIN_BATCH) {
-    double enter[CHAIN_BATCH][3], leave[CHAIN_BATCH][3];
-    UNROLL for (int j = 0; j < CHAIN_BATCH; ++j)
-      column_rows(sums, sums_offset, sums_step, x, min(yb + j, to - 1), height, border, block, enter[j], leave[j]);
-    UNROLL for (int j = 0; j < CHAIN_BATCH; ++j) {
-      const int y = yb + j;
-      if (y >= to) break;
-      float cov[3];
-      UNROLL for (int c = 0; c < 3; ++c) {
-        const double s0 = run[c] + enter[j][c];
-        cov[c] = (float)s0;
-        run[c] = s0 - leave[j][c];
-      }
-      if (write) IMAGE_AT(dst, x, y) = response(cov[0], cov[1], cov[2], harris, y * width + x, avx_end, sse_end, kf, kd);
-    }
-  }
-}
-
-/* The column pass, speculative, and the response: one work-item per (column, segment of rows).
- * `states` gets, per (segment, column), the chain's state entering the segment and leaving it
- * (3 + 3 doubles). Segment 0 starts as OpenCV does: the sum of the first block - 1 rows. */
-KERNEL void corners_column_spec(int width, int height, int border, int block, int harris, int avx_end, int sse_end, float kf, double kd,
-                                int seg, int warm, CONST_IMAGE_PARAM(double, sums), IMAGE_PARAM(float, dst), ARRAY_PARAM(double, states)) {
-  const int x = GLOBAL_ID(0);
-  const int segment = GLOBAL_ID(1);
-  const int y0 = segment * seg;
-  if (x >= width || y0 >= height) return;
-  const int y1 = min(height, y0 + seg);
-  const int ys = max(0, y0 - warm);
-  const int anchor = block / 2;
+  const int x = x0 + lid;
+  LOCAL const double* mine = &tile[lid * 3];
   double run[3] = {0.0, 0.0, 0.0};
-  for (int k = 0; k < block - 1; ++k) {
-    const int yy = border_index(ys + k - anchor, height, border);
-    for (int c = 0; c < 3; ++c) run[c] += yy < 0 ? 0.0 : IMAGE_AT(sums, x * 3 + c, yy);
-  }
-  column_walk(sums, sums_offset, sums_step, dst, dst_offset, dst_step, x, ys, y0, width, height, border, block, 0, harris, avx_end,
-              sse_end, kf, kd, run);
-  const int base = (segment * width + x) * 6;
-  for (int c = 0; c < 3; ++c) ARRAY_AT(states, base + c) = run[c];
-  column_walk(sums, sums_offset, sums_step, dst, dst_offset, dst_step, x, y0, y1, width, height, border, block, 1, harris, avx_end,
-              sse_end, kf, kd, run);
-  for (int c = 0; c < 3; ++c) ARRAY_AT(states, base + 3 + c) = run[c];
-}
-
-INLINE int same_state(const double* a, const double* b) {
-  return same_bits(a[0], b[0]) && same_bits(a[1], b[1]) && same_bits(a[2], b[2]);
-}
-
-/* The check of corners_column_spec: one work-item per column walks the segments. */
-KERNEL void corners_column_fixup(int width, int height, int border, int block, int harris, int avx_end, int sse_end, float kf, double kd,
-                                 int seg, CONST_IMAGE_PARAM(double, sums), IMAGE_PARAM(float, dst), CONST_ARRAY_PARAM(double, states)) {
-  const int x = GLOBAL_ID(0);
-  if (x >= width) return;
-  const int segments = (height + seg - 1) / seg;
-  double truth[3];
-  for (int c = 0; c < 3; ++c) truth[c] = ARRAY_AT(states, x * 6 + 3 + c);
-  for (int segment = 1; segment < segments; ++segment) {
-    const int base = (segment * width + x) * 6;
-    double guess[3];
-    for (int c = 0; c < 3; ++c) guess[c] = ARRAY_AT(states, base + c);
-    int merged = same_state(truth, guess);
-    const int y1 = min(height, segment * seg + seg);
-    /* Loads batched as in column_walk. */
-    for (int yb = segment * seg; !merged && yb < y1; yb += CHAIN_BATCH) {
-      double enter[CHAIN_BATCH][3], leave[CHAIN_BATCH][3];
-      UNROLL for (int j = 0; j < CHAIN_BATCH; ++j)
-        column_rows(sums, sums_offset, sums_step, x, min(yb + j, y1 - 1), height, border, block, enter[j], leave[j]);
-      UNROLL for (int j = 0; j < CHAIN_BATCH; ++j) {
-        const int y = yb + j;
-        if (merged || y >= y1) break;
+  for (int y0 = 0; y0 < height; y0 += WALK_TILE) {
+    const int outputs = min(WALK_TILE, height - y0);
+    const int values = (outputs + block - 1) * cols * 3;
+    BARRIER_LOCAL();
+    for (int i = lid; i < values; i += WALK_THREADS) {
+      const int row = i / (cols * 3);
+      const int k = i - row * cols * 3;
+      const int yy = border_index(y0 - anchor + row, height, border);
+      tile[row * WALK_COLS * 3 + k] = yy < 0 ? 0.0 : IMAGE_AT(sums, x0 * 3 + k, yy);
+    }
+    BARRIER_LOCAL();
+    if (lid < cols) {
+      if (y0 == 0) {
+        /* OpenCV's start: the sum of the first block - 1 rows, from 0. */
+        for (int row = 0; row < block - 1; ++row)
+          for (int c = 0; c < 3; ++c) run[c] += mine[row * WALK_COLS * 3 + c];
+      }
+      for (int t = 0; t < outputs; ++t) {
         float cov[3];
         UNROLL for (int c = 0; c < 3; ++c) {
-          const double s0 = truth[c] + enter[j][c];
+          const double s0 = run[c] + mine[(t + block - 1) * WALK_COLS * 3 + c];
           cov[c] = (float)s0;
-          truth[c] = s0 - leave[j][c];
-          guess[c] = (guess[c] + enter[j][c]) - leave[j][c];
+          run[c] = s0 - mine[t * WALK_COLS * 3 + c];
         }
+        const int y = y0 + t;
         IMAGE_AT(dst, x, y) = response(cov[0], cov[1], cov[2], harris, y * width + x, avx_end, sse_end, kf, kd);
-        merged = same_state(truth, guess);
       }
-    }
-    if (merged) {
-      for (int c = 0; c < 3; ++c) truth[c] = ARRAY_AT(states, base + 3 + c);
     }
   }
 }

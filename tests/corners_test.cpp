@@ -79,15 +79,14 @@ std::vector<std::pair<std::string, HostImage>> photos() {
   return test::images_equal(test::from_mat(expected), queue().download(dst));
 }
 
-// Shrinks the sizes of the parallel passes (segments of the speculative running sums, rounds of
-// the minDistance pass) for one scope, so that small images reach the check passes and the
-// one-work-item finish; the results must not change.
-struct Tuning {
+// Lowers the number of minDistance rounds launched before the finish for one scope, so that small
+// images reach the finish; the results must not change.
+struct Rounds {
   detail::CornersTuning saved = detail::corners_tuning();
-  Tuning(int segment, int warm, int rounds) { detail::corners_tuning() = {segment, warm, rounds}; }
-  ~Tuning() { detail::corners_tuning() = saved; }
-  Tuning(const Tuning&) = delete;
-  Tuning& operator=(const Tuning&) = delete;
+  explicit Rounds(int rounds) { detail::corners_tuning().distance_rounds = rounds; }
+  ~Rounds() { detail::corners_tuning() = saved; }
+  Rounds(const Rounds&) = delete;
+  Rounds& operator=(const Rounds&) = delete;
 };
 
 const BorderMode kBorders[] = {BorderMode::reflect_101, BorderMode::constant, BorderMode::replicate, BorderMode::reflect};
@@ -118,30 +117,28 @@ HostImage crop(const HostImage& image, int x0, int y0, int width, int height) {
   return out;
 }
 
-// Short segments, started with little or no warm-up, so that many speculative chains start from a
-// state other than the true one and the check passes must repair them: parts of the photographs
-// (their textures leave rounding residues in the double chains; the synthetic images here do
-// not) and the synthetic images.
-TEST(CornersResponse, SpeculativeSegmentsAreRepaired) {
+// Parts of the photographs (their textures leave rounding residues in OpenCV's double chains,
+// which must carry across the tiles of the running sums: 64 rows down a column, 128 sums along a
+// row) and synthetic images, every window 2 to 9 (running row sums but for 3 and 5), each border.
+TEST(CornersResponse, RunningSumsAcrossTiles) {
   const auto all = photos();
   std::uint32_t seed = 300;
-  for (const auto& [segment, warm] : {std::pair{5, 0}, std::pair{8, 3}, std::pair{16, 0}}) {
-    const Tuning tuning(segment, warm, 24);
-    for (int ksize : {3, 5, -1}) {
-      for (int block : {2, 3, 4, 7}) {
-        ++seed;
-        const BorderMode border = seed % 2 ? BorderMode::reflect_101 : BorderMode::constant;
-        const auto& [name, photo] = all[seed % all.size()];
-        const HostImage part = crop(photo, static_cast<int>(seed * 7 % 200), static_cast<int>(seed * 13 % 150), 150, 110);
-        const HostImage image = test_image(70 + static_cast<int>(seed % 17), 60 + static_cast<int>(seed % 11), seed, 1);
-        SCOPED_TRACE("segment " + std::to_string(segment) + " warm " + std::to_string(warm) + " ksize " + std::to_string(ksize) +
-                     " block " + std::to_string(block) + " " + name);
-        EXPECT_TRUE(response_matches(part, block, ksize, border, false));
-        EXPECT_TRUE(response_matches(part, block, ksize, border, true));
-        EXPECT_TRUE(response_matches(image, block, ksize, border, seed % 2 == 0));
-      }
+  for (int ksize : {3, 5, -1}) {
+    for (int block = 2; block <= 9; ++block) {
+      ++seed;
+      const BorderMode border = kBorders[seed % 4];
+      const auto& [name, photo] = all[seed % all.size()];
+      const HostImage part = crop(photo, static_cast<int>(seed * 7 % 200), static_cast<int>(seed * 13 % 150), 300, 150);
+      const HostImage image = test_image(130 + static_cast<int>(seed % 17), 70 + static_cast<int>(seed % 11), seed, 1);
+      SCOPED_TRACE("ksize " + std::to_string(ksize) + " block " + std::to_string(block) + " border " + std::string(to_string(border)) +
+                   " " + name);
+      EXPECT_TRUE(response_matches(part, block, ksize, border, false));
+      EXPECT_TRUE(response_matches(part, block, ksize, border, true));
+      EXPECT_TRUE(response_matches(image, block, ksize, border, seed % 2 == 0));
     }
   }
+  // The largest window.
+  EXPECT_TRUE(response_matches(crop(all.front().second, 0, 0, 200, 140), corners_max_block_size, 3, BorderMode::reflect_101, false));
 }
 
 TEST(CornersResponse, TinyAndOddSizes) {
@@ -295,7 +292,7 @@ TEST(CornersGoodFeatures, MinDistanceSweep) {
 TEST(CornersGoodFeatures, FewRoundsThenFinish) {
   const auto all = photos();
   for (int rounds : {1, 2}) {
-    const Tuning tuning(64, 16, rounds);
+    const Rounds lowered(rounds);
     GoodFeaturesParams p;
     p.max_corners = 0;
     p.min_distance = 10;

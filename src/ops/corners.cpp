@@ -1,6 +1,5 @@
 // corner_min_eigen_val / corner_harris (cv::cornerMinEigenVal, cv::cornerHarris): argument checks
-// and the launches of kernels/corners.cl (derivatives in tiles, row sums, column sums + response; the
-// running sums as speculative segments and their check).
+// and the launches of kernels/corners.cl (derivatives in tiles, row sums, column sums + response).
 // docs/tracking.md ("Corners") explains why each stage is ordered as it is.
 #include <algorithm>
 #include <string>
@@ -23,6 +22,10 @@ std::shared_ptr<Program> corners_program(Queue& queue) {
   build.define("GROUP", corners_group);
   build.define("SOBEL_TW", corners_sobel_tile_w);
   build.define("SOBEL_TH", corners_sobel_tile_h);
+  build.define("MAX_BLOCK", corners_max_block_size);
+  build.define("WALK_THREADS", corners_walk_threads);
+  build.define("WALK_COLS", corners_walk_cols);
+  build.define("ROW_STRIP", corners_row_strip);
   return get_program(queue, "corners.cl", build);
 }
 
@@ -69,7 +72,6 @@ Event corner_response(Queue& queue, const DeviceImage& src, DeviceImage& dst, co
   // The intermediates live in the queue's scratch memory, kept between calls (allocating and
   // freeing device memory per call would cost more than the kernels; the queue runs in order).
   // Each goes to the kernels as an IMAGE_PARAM / ARRAY_PARAM: buffer, offset 0, row step.
-  const auto rows_of = [](int count) { return static_cast<std::size_t>(std::max(count, 1)); };
   const Buffer& dx = *scratch(queue, "corners.dx", uw * uh * sizeof(float)).buffer;
   const Buffer& dy = *scratch(queue, "corners.dy", uw * uh * sizeof(float)).buffer;
   const Buffer& sums = *scratch(queue, "corners.sums", 3 * uw * uh * sizeof(double)).buffer;
@@ -81,26 +83,17 @@ Event corner_response(Queue& queue, const DeviceImage& src, DeviceImage& dst, co
   const auto first = sobel.run(range(round_up(uw, corners_sobel_tile_w), round_up(uh, corners_sobel_tile_h)),
                                range(corners_sobel_tile_w, corners_sobel_tile_h));
 
-  // The running sums run as speculative segments and a check (kernels/corners.cl).
-  const int seg = std::max(1, corners_tuning().chain_segment);
-  const int warm = std::max(0, corners_tuning().chain_warm);
-  const auto segments = [](int length, int step) { return static_cast<std::size_t>((length + step - 1) / step); };
   if (r.block_size == 3 || r.block_size == 5) {
     Launch rows(queue, program, "corners_row_sums_direct");
     rows.arg(w).arg(h).arg(border).arg(r.block_size);
     plane(plane(plane(rows, dx, w), dy, w), sums, 3 * w);
     rows.run(range(round_up(uw, 32), round_up(uh, 4), 3), range(32, 4, 1));
   } else {
-    const std::size_t row_segments = segments(w, seg);
-    const Buffer& guesses = *scratch(queue, "corners.row_guesses", row_segments * rows_of(h) * 3 * sizeof(double)).buffer;
-    Launch spec(queue, program, "corners_row_sums_spec");
-    spec.arg(w).arg(h).arg(border).arg(r.block_size).arg(seg).arg(warm);
-    plane(plane(plane(spec, dx, w), dy, w), sums, 3 * w).buffer(guesses).arg(0);
-    spec.run(range(row_segments, round_up(uh, 64), 3), range(1, 64, 1));
-    Launch fixup(queue, program, "corners_row_sums_fixup");
-    fixup.arg(w).arg(h).arg(border).arg(r.block_size).arg(seg);
-    plane(plane(plane(fixup, dx, w), dy, w), sums, 3 * w).buffer(guesses).arg(0);
-    fixup.run(range(round_up(uh, 64), 3), range(64, 1));
+    // The running sums: a work-group per strip of corners_row_strip rows (kernels/corners.cl).
+    Launch rows(queue, program, "corners_row_sums_running");
+    rows.arg(w).arg(h).arg(border).arg(r.block_size);
+    plane(plane(plane(rows, dx, w), dy, w), sums, 3 * w);
+    rows.run(range((uh + corners_row_strip - 1) / corners_row_strip * corners_walk_threads), range(corners_walk_threads));
   }
 
   // OpenCV walks the response as one line of w * h pixels: 8 at a time (AVX), then one group of 4
@@ -108,18 +101,11 @@ Event corner_response(Queue& queue, const DeviceImage& src, DeviceImage& dst, co
   const long long n = static_cast<long long>(w) * h;
   const long long avx_end = n / 8 * 8;
   const long long sse_end = avx_end + (n - avx_end >= 4 ? 4 : 0);
-  const std::size_t column_segments = segments(h, seg);
-  const Buffer& states = *scratch(queue, "corners.column_states", column_segments * rows_of(w) * 6 * sizeof(double)).buffer;
-  Launch columns(queue, program, "corners_column_spec");
+  Launch columns(queue, program, "corners_column_response");
   columns.arg(w).arg(h).arg(border).arg(r.block_size).arg(r.harris ? 1 : 0).arg(static_cast<int>(avx_end)).arg(static_cast<int>(sse_end));
-  columns.arg(static_cast<float>(r.k)).arg(r.k).arg(seg).arg(warm);
-  plane(columns, sums, 3 * w).image(dst).buffer(states).arg(0);
-  columns.run(range(round_up(uw, 64), column_segments), range(64, 1));
-  Launch fixup(queue, program, "corners_column_fixup");
-  fixup.arg(w).arg(h).arg(border).arg(r.block_size).arg(r.harris ? 1 : 0).arg(static_cast<int>(avx_end)).arg(static_cast<int>(sse_end));
-  fixup.arg(static_cast<float>(r.k)).arg(r.k).arg(seg);
-  plane(fixup, sums, 3 * w).image(dst).buffer(states).arg(0);
-  const auto last = fixup.run(range(round_up(uw, 64)), range(64));
+  columns.arg(static_cast<float>(r.k)).arg(r.k);
+  plane(columns, sums, 3 * w).image(dst);
+  const auto last = columns.run(range((uw + corners_walk_cols - 1) / corners_walk_cols * corners_walk_threads), range(corners_walk_threads));
   return Event(first, last);
 }
 

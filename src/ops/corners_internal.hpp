@@ -23,13 +23,15 @@ inline constexpr int corners_group = 256;
 inline constexpr int corners_sobel_tile_w = 32;
 inline constexpr int corners_sobel_tile_h = 8;
 
-// Sizes of the parallel passes whose results never depend on them (kernels/corners.cl): the
-// running sums' speculative segments (steps per segment, steps each segment's chain starts before
-// it) and the minDistance rounds launched before the one-work-item finish. Tests shrink them to
-// reach the check passes and the finish on small images.
+// The running sums' work-groups (kernels/corners.cl, "The running sums"; build options there):
+// their size, and the columns (column pass) or rows (row pass) each takes.
+inline constexpr int corners_walk_threads = 128;
+inline constexpr int corners_walk_cols = 16;
+inline constexpr int corners_row_strip = 8;
+
+// The minDistance rounds launched before the finish (kernels/corners.cl); results never depend on
+// it. Tests lower it to reach the finish on small images.
 struct CornersTuning {
-  int chain_segment = 64;
-  int chain_warm = 16;
   int distance_rounds = 16;
 };
 CornersTuning& corners_tuning();
