@@ -224,17 +224,19 @@ KERNEL REQD_GROUP_SIZE(WALK_THREADS, 1, 1) void corners_row_sums_running(int wid
 /* The column pass (ColumnSum<double, float>): a running sum down each column of row sums over the
  * whole image, then the response. A tile holds the strip's row sums from row y0 - anchor on
  * (borders applied, 0 outside a constant one): the leaving row of output y0 + t is tile row t, the
- * entering one tile row t + block - 1. One walker per column. */
+ * entering one tile row t + block - 1. One walker per column keeps only the chain and leaves the
+ * three sums of each output in local memory; then every work-item of the group computes responses.
+ * Several work-groups share a compute unit, so that one loads while another walks. */
 KERNEL REQD_GROUP_SIZE(WALK_THREADS, 1, 1) void corners_column_response(int width, int height, int border, int block, int harris, int avx_end,
                                                                         int sse_end, float kf, double kd, CONST_IMAGE_PARAM(double, sums),
                                                                         IMAGE_PARAM(float, dst)) {
   LOCAL_MEM double tile[WALK_TILE_ROWS * WALK_COLS * 3];
+  LOCAL_MEM float covs[WALK_TILE * WALK_COLS * 3];
   const int lid = LOCAL_ID(0);
   const int x0 = GROUP_ID(0) * WALK_COLS;
   const int cols = min(WALK_COLS, width - x0);
   const int anchor = block / 2;
-  const int x = x0 + lid;
-  LOCAL const double* mine = &tile[lid * 3];
+  LOCAL const double* mine = &tile[min(lid, WALK_COLS - 1) * 3];
   double run[3] = {0.0, 0.0, 0.0};
   for (int y0 = 0; y0 < height; y0 += WALK_TILE) {
     const int outputs = min(WALK_TILE, height - y0);
@@ -254,15 +256,21 @@ KERNEL REQD_GROUP_SIZE(WALK_THREADS, 1, 1) void corners_column_response(int widt
           for (int c = 0; c < 3; ++c) run[c] += mine[row * WALK_COLS * 3 + c];
       }
       for (int t = 0; t < outputs; ++t) {
-        float cov[3];
         UNROLL for (int c = 0; c < 3; ++c) {
           const double s0 = run[c] + mine[(t + block - 1) * WALK_COLS * 3 + c];
-          cov[c] = (float)s0;
+          covs[(t * WALK_COLS + lid) * 3 + c] = (float)s0;
           run[c] = s0 - mine[t * WALK_COLS * 3 + c];
         }
-        const int y = y0 + t;
-        IMAGE_AT(dst, x, y) = response(cov[0], cov[1], cov[2], harris, y * width + x, avx_end, sse_end, kf, kd);
       }
+    }
+    BARRIER_LOCAL();
+    for (int i = lid; i < outputs * WALK_COLS; i += WALK_THREADS) {
+      const int t = i / WALK_COLS;
+      const int col = i - t * WALK_COLS;
+      const int x = x0 + col;
+      const int y = y0 + t;
+      LOCAL const float* cov = &covs[i * 3];
+      if (col < cols) IMAGE_AT(dst, x, y) = response(cov[0], cov[1], cov[2], harris, y * width + x, avx_end, sse_end, kf, kd);
     }
   }
 }

@@ -26,8 +26,8 @@ inline constexpr int corners_sobel_tile_h = 8;
 // The running sums' work-groups (kernels/corners.cl, "The running sums"; build options there):
 // their size, and the columns (column pass) or rows (row pass) each takes.
 inline constexpr int corners_walk_threads = 128;
-inline constexpr int corners_walk_cols = 16;
-inline constexpr int corners_row_strip = 8;
+inline constexpr int corners_walk_cols = 8;
+inline constexpr int corners_row_strip = 4;
 
 // The minDistance rounds launched before the finish (kernels/corners.cl); results never depend on
 // it. Tests lower it to reach the finish on small images.
