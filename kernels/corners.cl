@@ -330,14 +330,14 @@ INLINE int cell_major_slot(int x, int y, int width, int height, int cell) {
 
 /* Candidates: interior pixels whose thresholded response is non-zero and equals the maximum of its
  * 3x3 neighbourhood (cv::dilate), where the mask is set. Written for every pixel p, in reversed
- * order (slot n - 1 - p), as a flag, the thresholded response and p: a stable compaction then
- * lists the candidates by descending pixel index, and a stable descending sort by response keeps
- * that order among equal responses, OpenCV's tie rule. Where cell > 0 (a minDistance pass
+ * order (slot n - 1 - p), as a flag and p: a stable compaction then lists the candidates by
+ * descending pixel index, corners_keys gives each its response, and a stable descending sort by
+ * response keeps that order among equal responses, OpenCV's tie rule. Where cell > 0 (a minDistance pass
  * follows), the flag and p also go to the pixel's cell-major slot, so that a second compaction
  * lists the candidates cell by cell. words[0]: corners_max's key. */
 KERNEL void corners_candidates(int width, int height, int has_mask, double quality, int cell, CONST_IMAGE_PARAM(float, response),
                                CONST_IMAGE_PARAM(uchar, mask), CONST_ARRAY_PARAM(int, words), ARRAY_PARAM(uchar, flags),
-                               ARRAY_PARAM(float, keys), ARRAY_PARAM(uint, indices), ARRAY_PARAM(uchar, cell_flags),
+                               ARRAY_PARAM(uint, indices), ARRAY_PARAM(uchar, cell_flags),
                                ARRAY_PARAM(uint, cell_indices)) {
   const int x = GLOBAL_ID(0);
   const int y = GLOBAL_ID(1);
@@ -359,13 +359,22 @@ KERNEL void corners_candidates(int width, int height, int has_mask, double quali
     }
   }
   ARRAY_AT(flags, slot) = (uchar)candidate;
-  ARRAY_AT(keys, slot) = v;
   ARRAY_AT(indices, slot) = (uint)p;
   if (cell > 0) {
     const int c = cell_major_slot(x, y, width, height, cell);
     ARRAY_AT(cell_flags, c) = (uchar)candidate;
     ARRAY_AT(cell_indices, c) = (uint)p;
   }
+}
+
+/* The sort keys of the compacted candidates: each one's response (a candidate's thresholded
+ * response is its response). */
+KERNEL void corners_keys(int count, int width, CONST_IMAGE_PARAM(float, response), CONST_ARRAY_PARAM(uint, indices),
+                         ARRAY_PARAM(float, keys)) {
+  const int i = GLOBAL_ID(0);
+  if (i >= count) return;
+  const uint p = ARRAY_AT(indices, i);
+  ARRAY_AT(keys, i) = IMAGE_AT(response, (int)(p % (uint)width), (int)(p / (uint)width));
 }
 
 /* ---- goodFeaturesToTrack's minDistance pass ----

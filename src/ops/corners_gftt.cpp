@@ -161,16 +161,16 @@ std::int64_t device_stages(Queue& queue, const DeviceImage& image, const GoodFea
   const std::int64_t distance_n = cell > 0 ? n : 1;
   // u32: indices and their compaction, the cell-major ones and theirs, the pass's ranks and kept
   // list (candidates <= pixels), the cells' ranges, counters; u8: flags, cell-major flags,
-  // states; f32: keys and their compaction.
+  // states; f32: the candidates' keys.
   Pool words32(queue, "corners.gftt_u32",
                Pool::aligned(n) * 2 + Pool::aligned(cell_n) * 2 + Pool::aligned(distance_n) * 2 + Pool::aligned(cells) * 2 +
-                   Pool::aligned(1) * 3 + Pool::aligned(3) + Pool::aligned(rounds),
+                   Pool::aligned(1) * 2 + Pool::aligned(2) + Pool::aligned(rounds),
                Format{Depth::u32, 1});
   Pool bytes8(queue, "corners.gftt_u8", Pool::aligned(n) + Pool::aligned(cell_n) + Pool::aligned(distance_n), Format{Depth::u8, 1});
-  Pool floats(queue, "corners.gftt_f32", Pool::aligned(n) * 2, Format{Depth::f32, 1});
-  // words[0]: the maximum's ordered key; counts: the compactions' (keys, indices, cell-major).
+  Pool floats(queue, "corners.gftt_f32", Pool::aligned(n), Format{Depth::f32, 1});
+  // words[0]: the maximum's ordered key; counts: the two compactions' (candidates, cell-major).
   const DeviceArray words = words32.take(1);
-  const DeviceArray counts = words32.take(3);
+  const DeviceArray counts = words32.take(2);
   const DeviceArray indices = words32.take(n);
   const DeviceArray indices_packed = words32.take(n);
   const DeviceArray cell_indices = words32.take(cell_n);
@@ -185,7 +185,6 @@ std::int64_t device_stages(Queue& queue, const DeviceImage& image, const GoodFea
   const DeviceArray flags = bytes8.take(n);
   const DeviceArray cell_flags = bytes8.take(cell_n);
   distance.state = bytes8.take(distance_n);
-  const DeviceArray keys = floats.take(n);
   const DeviceArray keys_packed = floats.take(n);
   const DeviceImage& mask_image = has_mask ? *mask : image;  // any u8 image when there is no mask
 
@@ -198,16 +197,15 @@ std::int64_t device_stages(Queue& queue, const DeviceImage& image, const GoodFea
 
   detail::Launch cand(queue, program, "corners_candidates");
   cand.arg(w).arg(h).arg(has_mask ? 1 : 0).arg(p.quality_level).arg(cell).image(response).image(mask_image);
-  cand.array(words).array(flags).array(keys).array(indices).array(cell_flags).array(cell_indices);
+  cand.array(words).array(flags).array(indices).array(cell_flags).array(cell_indices);
   cand.run(detail::range(detail::round_up(static_cast<std::size_t>(w), 32), detail::round_up(static_cast<std::size_t>(h), 8)),
            detail::range(32, 8));
-  compact(queue, keys, flags, keys_packed, counts.slice(0, 1));
-  Event candidates_done = compact(queue, indices, flags, indices_packed, counts.slice(1, 1));
-  if (cell > 0) candidates_done = compact(queue, cell_indices, cell_flags, by_cell, counts.slice(2, 1));
+  Event candidates_done = compact(queue, indices, flags, indices_packed, counts.slice(0, 1));
+  if (cell > 0) candidates_done = compact(queue, cell_indices, cell_flags, by_cell, counts.slice(1, 1));
 
   // The one read before the end: the sort and the passes after it are sized by the count.
   std::uint32_t found = 0;
-  download_array(queue, counts.slice(1, 1), &found, sizeof found).wait();
+  download_array(queue, counts.slice(0, 1), &found, sizeof found).wait();
   const auto count = static_cast<std::int64_t>(found);
   const std::int64_t limit = p.max_corners > 0 ? std::min<std::int64_t>(p.max_corners, count) : count;
   // Empty arrays (the host form): scratch ones; too small ones (the device form): new ones.
@@ -229,8 +227,11 @@ std::int64_t device_stages(Queue& queue, const DeviceImage& image, const GoodFea
   }
   const DeviceArray k = keys_packed.slice(0, count);
   const DeviceArray v = indices_packed.slice(0, count);
-  const Event order = sort_pairs(queue, k, v, k, v, SortOrder::descending);
-  last = distance_pass(queue, program, v, counts.slice(1, 1), count, by_cell, w, h, cell, p.min_distance, limit, distance, points,
+  detail::Launch gather(queue, program, "corners_keys");
+  gather.arg(static_cast<int>(count)).arg(w).image(response).array(v).array(k);
+  const Event keyed(gather.run(line_range(count), detail::range(256)));
+  const Event order(keyed.first(), sort_pairs(queue, k, v, k, v, SortOrder::descending).last());
+  last = distance_pass(queue, program, v, counts.slice(0, 1), count, by_cell, w, h, cell, p.min_distance, limit, distance, points,
                        out_count);
   if (stages != nullptr) {
     stages->order = order;
