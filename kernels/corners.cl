@@ -139,23 +139,11 @@ INLINE float product(CONST_IMAGE_PARAM(float, dx), CONST_IMAGE_PARAM(float, dy),
   return channel == 0 ? u * u : channel == 1 ? u * v : v * v;
 }
 
+/* Product `channel` (dx*dx, dx*dy, dy*dy in f32) at column px of row y as a double; 0 outside a
+ * constant border. */
 #define PRODUCT_AT(px, y, channel) \
   ((border_index((px), width, border) < 0) ? 0.0 \
                                            : (double)product(dx, dx_offset, dx_step, dy, dy_offset, dy_step, border_index((px), width, border), (y), (channel)))
-
-/* OpenCV's box filter, row pass (RowSum<float, double> on the 3-channel products), windows of 3 and
- * 5: each sum left to right, independent of its neighbours. One work-item per (pixel, channel). */
-KERNEL void corners_row_sums_direct(int width, int height, int border, int block, CONST_IMAGE_PARAM(float, dx), CONST_IMAGE_PARAM(float, dy),
-                                    IMAGE_PARAM(double, sums)) {
-  const int x = GLOBAL_ID(0);
-  const int y = GLOBAL_ID(1);
-  const int channel = GLOBAL_ID(2);
-  if (x >= width || y >= height) return;
-  const int anchor = block / 2;
-  double s = PRODUCT_AT(x - anchor, y, channel);
-  for (int i = 1; i < block; ++i) s = s + PRODUCT_AT(x - anchor + i, y, channel);
-  IMAGE_AT(sums, x * 3 + channel, y) = s;
-}
 
 /* ---- The running sums ----
  * OpenCV's running sums (the row pass for windows other than 3 and 5, and always the column pass)
@@ -219,17 +207,19 @@ KERNEL REQD_GROUP_SIZE(WALK_THREADS, 1, 1) void corners_row_sums_running(int wid
   }
 #undef TILE_PRODUCT
 }
-#undef PRODUCT_AT
 
 /* The column pass (ColumnSum<double, float>): a running sum down each column of row sums over the
  * whole image, then the response. A tile holds the strip's row sums from row y0 - anchor on
  * (borders applied, 0 outside a constant one): the leaving row of output y0 + t is tile row t, the
  * entering one tile row t + block - 1. One walker per column keeps only the chain and leaves the
  * three sums of each output in local memory; then every work-item of the group computes responses.
+ * With `direct` (windows 3 and 5) the tile's row sums are formed here from dx and dy, and no row
+ * sums go through global memory.
  * Several work-groups share a compute unit, so that one loads while another walks. */
 KERNEL REQD_GROUP_SIZE(WALK_THREADS, 1, 1) void corners_column_response(int width, int height, int border, int block, int harris, int avx_end,
-                                                                        int sse_end, float kf, double kd, CONST_IMAGE_PARAM(double, sums),
-                                                                        IMAGE_PARAM(float, dst)) {
+                                                                        int sse_end, float kf, double kd, int direct,
+                                                                        CONST_IMAGE_PARAM(float, dx), CONST_IMAGE_PARAM(float, dy),
+                                                                        CONST_IMAGE_PARAM(double, sums), IMAGE_PARAM(float, dst)) {
   LOCAL_MEM double tile[WALK_TILE_ROWS * WALK_COLS * 3];
   LOCAL_MEM float covs[WALK_TILE * WALK_COLS * 3];
   const int lid = LOCAL_ID(0);
@@ -246,7 +236,18 @@ KERNEL REQD_GROUP_SIZE(WALK_THREADS, 1, 1) void corners_column_response(int widt
       const int row = i / (cols * 3);
       const int k = i - row * cols * 3;
       const int yy = border_index(y0 - anchor + row, height, border);
-      tile[row * WALK_COLS * 3 + k] = yy < 0 ? 0.0 : IMAGE_AT(sums, x0 * 3 + k, yy);
+      double value = 0.0;
+      if (yy >= 0 && direct) {
+        /* Windows 3 and 5: OpenCV's box filter sums each row's window left to right (RowSum<float,
+         * double>), independent of its neighbours. */
+        const int x = x0 + k / 3;
+        const int channel = k % 3;
+        value = PRODUCT_AT(x - anchor, yy, channel);
+        for (int j = 1; j < block; ++j) value = value + PRODUCT_AT(x - anchor + j, yy, channel);
+      } else if (yy >= 0) {
+        value = IMAGE_AT(sums, x0 * 3 + k, yy);
+      }
+      tile[row * WALK_COLS * 3 + k] = value;
     }
     BARRIER_LOCAL();
     if (lid < cols) {
@@ -274,6 +275,7 @@ KERNEL REQD_GROUP_SIZE(WALK_THREADS, 1, 1) void corners_column_response(int widt
     }
   }
 }
+#undef PRODUCT_AT
 
 /* ---- goodFeaturesToTrack's candidate stage ---- */
 

@@ -74,7 +74,10 @@ Event corner_response(Queue& queue, const DeviceImage& src, DeviceImage& dst, co
   // Each goes to the kernels as an IMAGE_PARAM / ARRAY_PARAM: buffer, offset 0, row step.
   const Buffer& dx = *scratch(queue, "corners.dx", uw * uh * sizeof(float)).buffer;
   const Buffer& dy = *scratch(queue, "corners.dy", uw * uh * sizeof(float)).buffer;
-  const Buffer& sums = *scratch(queue, "corners.sums", 3 * uw * uh * sizeof(double)).buffer;
+  const bool running_rows = r.block_size != 3 && r.block_size != 5;
+  // Row sums in global memory only for the running ones (the direct ones never leave the column
+  // pass; it gets dx there as a placeholder it does not read).
+  const Buffer& sums = running_rows ? *scratch(queue, "corners.sums", 3 * uw * uh * sizeof(double)).buffer : dx;
   const auto plane = [](Launch& launch, const Buffer& buffer, int step) -> Launch& { return launch.buffer(buffer).arg(0).arg(step); };
 
   Launch sobel(queue, program, "corners_sobel");
@@ -83,13 +86,9 @@ Event corner_response(Queue& queue, const DeviceImage& src, DeviceImage& dst, co
   const auto first = sobel.run(range(round_up(uw, corners_sobel_tile_w), round_up(uh, corners_sobel_tile_h)),
                                range(corners_sobel_tile_w, corners_sobel_tile_h));
 
-  if (r.block_size == 3 || r.block_size == 5) {
-    Launch rows(queue, program, "corners_row_sums_direct");
-    rows.arg(w).arg(h).arg(border).arg(r.block_size);
-    plane(plane(plane(rows, dx, w), dy, w), sums, 3 * w);
-    rows.run(range(round_up(uw, 32), round_up(uh, 4), 3), range(32, 4, 1));
-  } else {
-    // The running sums: a work-group per strip of corners_row_strip rows (kernels/corners.cl).
+  // Windows 3 and 5 sum each row directly: the column pass forms those sums itself. Other windows
+  // run OpenCV's running sums along the rows first: a work-group per strip of corners_row_strip rows.
+  if (running_rows) {
     Launch rows(queue, program, "corners_row_sums_running");
     rows.arg(w).arg(h).arg(border).arg(r.block_size);
     plane(plane(plane(rows, dx, w), dy, w), sums, 3 * w);
@@ -103,8 +102,8 @@ Event corner_response(Queue& queue, const DeviceImage& src, DeviceImage& dst, co
   const long long sse_end = avx_end + (n - avx_end >= 4 ? 4 : 0);
   Launch columns(queue, program, "corners_column_response");
   columns.arg(w).arg(h).arg(border).arg(r.block_size).arg(r.harris ? 1 : 0).arg(static_cast<int>(avx_end)).arg(static_cast<int>(sse_end));
-  columns.arg(static_cast<float>(r.k)).arg(r.k);
-  plane(columns, sums, 3 * w).image(dst);
+  columns.arg(static_cast<float>(r.k)).arg(r.k).arg(running_rows ? 0 : 1);
+  plane(plane(plane(columns, dx, w), dy, w), sums, 3 * w).image(dst);
   const auto last = columns.run(range((uw + corners_walk_cols - 1) / corners_walk_cols * corners_walk_threads), range(corners_walk_threads));
   return Event(first, last);
 }
