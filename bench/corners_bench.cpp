@@ -5,7 +5,7 @@
 // on the same inputs). The responses are timed by device events. GFTT: the whole call of the host
 // form by the host clock (its row says so), and the device form by device events, whole (first
 // command to last, the wait for the candidates' count included) and stage by stage
-// (GoodFeaturesStages: candidates, their sort, the minDistance pass with the list).
+// (GoodFeaturesStages: candidates, their keys and sort, the minDistance pass with the list).
 #include <chrono>
 #include <memory>
 #include <string>
@@ -84,7 +84,7 @@ std::vector<Case> make_cases(Env& env) {
     Event GoodFeaturesStages::*stage;  // nullptr: first command to last
   } spans[] = {{"device form, whole", nullptr},
                {"stage: candidates", &GoodFeaturesStages::candidates},
-               {"stage: sort", &GoodFeaturesStages::order},
+               {"stage: keys + sort", &GoodFeaturesStages::order},
                {"stage: min_distance + list", &GoodFeaturesStages::distance}};
   for (const auto& span : spans) {
     Case k;

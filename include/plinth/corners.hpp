@@ -43,8 +43,8 @@ std::vector<Point2f> good_features_to_track(Queue& queue, const DeviceImage& ima
                                             const DeviceImage* mask = nullptr);
 
 // Device events of good_features_to_track's stages (the benchmark times them): the response; the
-// candidates (maximum, 3x3 local maxima, compactions); their order (the sort); the minDistance
-// pass with the list (invalid when there is no candidate).
+// candidates (maximum, 3x3 local maxima, compactions); their order (their responses gathered, the
+// sort); the minDistance pass with the list (order and distance invalid without candidates).
 struct GoodFeaturesStages {
   Event response;
   Event candidates;
