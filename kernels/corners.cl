@@ -163,7 +163,7 @@ INLINE float product(CONST_IMAGE_PARAM(float, dx), CONST_IMAGE_PARAM(float, dy),
 /* The row pass for other windows (RowSum's running form): `s += (ST)src[i + ksize] - (ST)src[i]`
  * along the whole row. A tile holds dx and dy of the strip's rows at the columns its steps read
  * (x0 - 1 - anchor onwards; borders applied, 0 outside a constant one); walker (row, channel)
- * forms the products as the direct pass does. */
+ * forms the products as PRODUCT_AT does. */
 KERNEL REQD_GROUP_SIZE(WALK_THREADS, 1, 1) void corners_row_sums_running(int width, int height, int border, int block,
                                                                          CONST_IMAGE_PARAM(float, dx), CONST_IMAGE_PARAM(float, dy),
                                                                          IMAGE_PARAM(double, sums)) {
