@@ -199,6 +199,15 @@ KERNEL REQD_GROUP_SIZE(WALK_THREADS, 1, 1) void corners_row_sums_running(int wid
         IMAGE_AT(sums, channel, y0 + r) = s;
         t = 1;
       }
+      /* Steps in fours whose products are formed before their additions, then the rest. */
+      for (; t + 4 <= outputs; t += 4) {
+        double delta[4];
+        UNROLL for (int j = 0; j < 4; ++j) delta[j] = TILE_PRODUCT(t + j + block) - TILE_PRODUCT(t + j);
+        UNROLL for (int j = 0; j < 4; ++j) {
+          s += delta[j];
+          IMAGE_AT(sums, (x0 + t + j) * 3 + channel, y0 + r) = s;
+        }
+      }
       for (; t < outputs; ++t) {
         s += TILE_PRODUCT(t + block) - TILE_PRODUCT(t);
         IMAGE_AT(sums, (x0 + t) * 3 + channel, y0 + r) = s;
@@ -256,7 +265,26 @@ KERNEL REQD_GROUP_SIZE(WALK_THREADS, 1, 1) void corners_column_response(int widt
         for (int row = 0; row < block - 1; ++row)
           for (int c = 0; c < 3; ++c) run[c] += mine[row * WALK_COLS * 3 + c];
       }
-      for (int t = 0; t < outputs; ++t) {
+      /* Steps in fours whose tile reads are issued before their additions (the reads do not
+       * depend on the chain), then the rest one by one. */
+      int t = 0;
+      for (; t + 4 <= outputs; t += 4) {
+        double enter[4][3], leave[4][3];
+        UNROLL for (int j = 0; j < 4; ++j) {
+          UNROLL for (int c = 0; c < 3; ++c) {
+            enter[j][c] = mine[(t + j + block - 1) * WALK_COLS * 3 + c];
+            leave[j][c] = mine[(t + j) * WALK_COLS * 3 + c];
+          }
+        }
+        UNROLL for (int j = 0; j < 4; ++j) {
+          UNROLL for (int c = 0; c < 3; ++c) {
+            const double s0 = run[c] + enter[j][c];
+            covs[((t + j) * WALK_COLS + lid) * 3 + c] = (float)s0;
+            run[c] = s0 - leave[j][c];
+          }
+        }
+      }
+      for (; t < outputs; ++t) {
         UNROLL for (int c = 0; c < 3; ++c) {
           const double s0 = run[c] + mine[(t + block - 1) * WALK_COLS * 3 + c];
           covs[(t * WALK_COLS + lid) * 3 + c] = (float)s0;
