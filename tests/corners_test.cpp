@@ -307,6 +307,19 @@ TEST(CornersGoodFeatures, FewRoundsThenFinish) {
   }
 }
 
+TEST(CornersGoodFeatures, TinyImages) {
+  for (Size size : {Size{1, 1}, Size{2, 3}, Size{3, 3}, Size{5, 4}, Size{9, 2}}) {
+    const HostImage image = test_image(size.width, size.height, 70u + static_cast<std::uint32_t>(size.width * 5 + size.height), 0);
+    for (double min_distance : {0.0, 2.0}) {
+      GoodFeaturesParams p;
+      p.min_distance = min_distance;
+      p.quality_level = 0.001;
+      SCOPED_TRACE(std::to_string(size.width) + "x" + std::to_string(size.height) + " min_distance " + std::to_string(min_distance));
+      EXPECT_TRUE(gftt_matches(image, p));
+    }
+  }
+}
+
 TEST(CornersGoodFeatures, BadArguments) {
   const DeviceImage src = queue().upload(test_image(32, 24, 4, 0));
   GoodFeaturesParams p;
