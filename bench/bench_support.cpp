@@ -82,7 +82,7 @@ double image_bytes(Size size, Format format) {
   return static_cast<double>(size.width) * size.height * static_cast<double>(format.pixel_size());
 }
 
-std::string bench_data_path(const std::string& name, const char* who) {
+std::string data_file(std::string_view name, std::string_view who) {
   namespace fs = std::filesystem;
   std::vector<fs::path> candidates;
   if (const char* dir = std::getenv("PLINTH_DATA_DIR")) candidates.emplace_back(fs::path(dir) / name);
@@ -90,12 +90,14 @@ std::string bench_data_path(const std::string& name, const char* who) {
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   if (!ec) {
-    for (fs::path p = exe.parent_path(); !p.empty() && p != p.root_path(); p = p.parent_path()) candidates.push_back(p / "data" / name);
+    for (fs::path p = exe.parent_path(); !p.empty() && p != p.root_path(); p = p.parent_path()) {
+      candidates.push_back(p / "data" / name);
+    }
   }
   for (const fs::path& p : candidates) {
     if (fs::is_regular_file(p, ec)) return p.string();
   }
-  throw Error(ErrorCode::io, who, name, "not found in $PLINTH_DATA_DIR, ./data or above the executable");
+  throw Error(ErrorCode::io, std::string(who), std::string(name), "not found in $PLINTH_DATA_DIR, ./data or a data/ folder above the executable");
 }
 
 HostImage repeated_photo(const HostImage& photo, Size size, int shift) {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bench.hpp"
@@ -26,9 +27,10 @@ std::vector<DeviceImage> device_images(Env& env, Size size, Format format, int c
 // Bytes of the pixels of an image (no padding): what one pass over it moves.
 double image_bytes(Size size, Format format);
 
-// data/<name> (e.g. "astronaut.png"): under $PLINTH_DATA_DIR, ./data, or a data/ folder above the
-// executable; Error(io) naming `who` when none has it.
-std::string bench_data_path(const std::string& name, const char* who);
+// The path of a file of the repository's data/ folder (e.g. "astronaut.png"), looked up in
+// $PLINTH_DATA_DIR, ./data, then a data/ folder in any folder above the executable; Error(io)
+// naming `who` (the benchmark) when none holds it.
+std::string data_file(std::string_view name, std::string_view who);
 
 // A grey photograph repeated over `size` and rolled right by `shift` pixels (corners_bench.cpp's
 // input; its peer builds the same image with numpy).

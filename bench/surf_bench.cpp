@@ -19,7 +19,7 @@ std::vector<Case> make_cases(Env& env) {
   Queue* queue = &env.queue;
   const int sets = env.settings.input_sets;
   auto photos = std::make_shared<std::vector<DeviceImage>>();
-  const HostImage photo = read_image(bench_data_path("astronaut.png", "surf bench"), ReadMode::gray);
+  const HostImage photo = read_image(data_file("astronaut.png", "surf bench"), ReadMode::gray);
   for (int s = 0; s < sets; ++s) photos->push_back(queue->upload(repeated_photo(photo, size, 53 * s)));
   // Keypoints of the first set, for the note (the count decides the description's cost).
   const std::size_t keypoints = surf(*queue, (*photos)[0]).keypoints.size();
