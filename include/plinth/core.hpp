@@ -55,8 +55,7 @@ std::vector<DeviceInfo> list_devices();
 //   platform:TEXT             platform name contains TEXT (case-insensitive)
 //   TEXT                      device or platform name contains TEXT (case-insensitive)
 // An empty selector reads the environment variable PLINTH_DEVICE; if that is empty too, the
-// first GPU is chosen (OpenCL's before CUDA's, which is taken by name: docs/backends.md), else
-// the first CPU, else the first device; criteria such as "gpu" also try OpenCL's devices first.
+// first GPU is chosen (a CUDA one where CUDA works), else the first CPU, else the first device.
 // No match is an Error(device). A Context on a CUDA device chosen by default that cannot
 // start (NVRTC missing, an old driver) falls back to OpenCL and says so on stderr; one asked
 // for by name ("cuda", "cuda:0") throws instead.

@@ -89,24 +89,16 @@ DeviceInfo select_device(std::string_view selector) {
                 "no device found. CUDA: " + detail::backend_unavailable("cuda") +
                     ". OpenCL: " + detail::backend_unavailable("opencl"));
   }
-  // OpenCL devices are tried before CUDA's for the default and for criteria such as "gpu": on the
-  // H100 (run of 2026-11-25 00:25 UTC) pyr_lk still fails on CUDA with an illegal address, so
-  // CUDA is chosen only by name ("cuda", "cuda:N") until its whole suite passes (docs/backends.md).
-  std::vector<DeviceInfo> ordered;
-  for (bool cuda : {false, true}) {
-    for (const DeviceInfo& d : devices) {
-      if ((d.backend == "cuda") == cuda) ordered.push_back(d);
-    }
-  }
   if (chosen.empty()) {
+    // CUDA's GPUs come first in the list: the default prefers CUDA where it works.
     for (DeviceType preferred : {DeviceType::gpu, DeviceType::cpu}) {
-      for (const DeviceInfo& d : ordered) {
+      for (const DeviceInfo& d : devices) {
         if (d.type == preferred) return d;
       }
     }
-    return ordered.front();
+    return devices.front();
   }
-  for (const DeviceInfo& d : ordered) {
+  for (const DeviceInfo& d : devices) {
     bool all = true;
     std::string_view rest = chosen;
     while (all && !rest.empty()) {

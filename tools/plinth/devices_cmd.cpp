@@ -21,7 +21,7 @@ void setup(CLI::App& command, Globals& globals) {
     for (const char* backend : {"cuda", "opencl"}) {
       if (const std::string why = backend_unavailable(backend); !why.empty()) std::cout << "  (" << backend << ": " << why << ")\n";
     }
-    std::cout << "(* = selected: --device, PLINTH_DEVICE, else the first GPU (OpenCL before CUDA), else the CPU)\n";
+    std::cout << "(* = selected: --device, PLINTH_DEVICE, else the first GPU (CUDA first), else the CPU)\n";
   });
 }
 
