@@ -30,7 +30,8 @@ namespace {
 TEST(DeviceMemory, AboveTheLargestAllocationIsOutOfMemoryNamingTheSize) {
   const DeviceInfo& info = test::context().device();
   ASSERT_GT(info.max_allocation, 0u);
-  // The backend itself, below every check of the core: the driver's refusal of the size.
+  // The backend itself, below every check of the core: the size refused (NVIDIA's OpenCL driver
+  // would hand such a buffer out; the backend refuses it first).
   const std::uint64_t too_big = info.max_allocation + 4096;
   try {
     (void)detail::context_state(test::context())->device->allocate(static_cast<std::size_t>(too_big));

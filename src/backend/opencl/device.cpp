@@ -94,6 +94,13 @@ const detail::Device* ClBuffer::device() const { return device_; }
 
 std::shared_ptr<detail::Buffer> ClDevice::allocate(std::size_t bytes) {
   if (bytes == 0) throw Error(ErrorCode::invalid_argument, "allocate", "bytes", "cannot allocate 0 bytes");
+  // Above CL_DEVICE_MAX_MEM_ALLOC_SIZE a buffer is invalid in OpenCL, though NVIDIA's driver
+  // hands one out (an H100 allowed 21254377472 bytes against a stated 21254373376).
+  if (bytes > info_.max_allocation) {
+    throw Error(ErrorCode::out_of_memory, "allocate", "bytes",
+                "the device could not allocate " + std::to_string(bytes) + " bytes: its largest buffer is " +
+                    std::to_string(info_.max_allocation) + " bytes");
+  }
   cl_int status = CL_SUCCESS;
   cl::Buffer buffer(context_, CL_MEM_READ_WRITE, bytes, nullptr, &status);
   if (status != CL_SUCCESS) {
