@@ -178,7 +178,7 @@ void register_arrays(nb::module_& m) {
     const std::size_t n = r.labels.size();
     return nb::make_tuple(r.compactness, vector_to_numpy(std::move(r.labels), {n, 1}),
                           vector_to_numpy(std::move(r.centers), {static_cast<std::size_t>(k), static_cast<std::size_t>(dim)}));
-  }, "data"_a, "K"_a, "bestLabels"_a, "criteria"_a, "attempts"_a, "flags"_a, "seed"_a = 0, q,
+  }, "data"_a, "K"_a, "bestLabels"_a.none(), "criteria"_a, "attempts"_a, "flags"_a, "seed"_a = 0, q,
   "cv2.kmeans of float32 samples (n, dim): (compactness, labels (n, 1) int32, centers (K, dim) float32). "
   "flags: KMEANS_RANDOM_CENTERS, KMEANS_PP_CENTERS or KMEANS_USE_INITIAL_LABELS; `seed` replaces cv2's RNG state.");
 
@@ -197,7 +197,7 @@ void register_arrays(nb::module_& m) {
     nb::list histograms;
     for (auto& h : r.histograms) histograms.append(vector_to_numpy(std::move(h)));
     return nb::make_tuple(histograms, vector_to_numpy(std::move(r.labels)));
-  }, "descriptors"_a, "vocabulary"_a, "image_starts"_a = nb::none(), q,
+  }, "descriptors"_a, "vocabulary"_a, "image_starts"_a.none() = nb::none(), q,
   "Bag-of-words histograms as cv2.BOWImgDescriptorExtractor computes them: (list of float32 histograms, one per image "
   "(empty for an image without descriptors), int32 word of each descriptor). image_starts: offsets of each image's "
   "descriptors plus the total (default: one image).");

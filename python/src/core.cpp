@@ -129,7 +129,7 @@ void register_core(nb::module_& m) {
         if (blocking) return out;
         q.in_flight.push_back(out);
         return nb::make_tuple(out, PyEvent{e, out});
-      }, "image"_a, "out"_a = nb::none(), "blocking"_a = true,
+      }, "image"_a.none(), "out"_a = nb::none(), "blocking"_a = true,
       "Copies a DeviceImage into a new NumPy array (or into `out`, same shape and dtype, without a copy "
       "of the array). With blocking=False returns (array, Event): read the array after the event.");
 

@@ -56,7 +56,7 @@ void register_detect(nb::module_& m) {
       .def("detectMultiScale", [](const Cascade& c, nb::handle image, double scale_factor, int min_neighbors, int, nb::handle min_size,
                                   nb::handle max_size, PyQueue* queue) {
         return rects_array(detect_all(c, {image}, queue, detect_options(scale_factor, min_neighbors, min_size, max_size))[0]);
-      }, "image"_a, "scaleFactor"_a = 1.1, "minNeighbors"_a = 3, "flags"_a = 0, "minSize"_a = nb::make_tuple(0, 0),
+      }, "image"_a.none(), "scaleFactor"_a = 1.1, "minNeighbors"_a = 3, "flags"_a = 0, "minSize"_a = nb::make_tuple(0, 0),
       "maxSize"_a = nb::make_tuple(0, 0), "queue"_a = nb::none(),
       "cv2.CascadeClassifier.detectMultiScale on a grey uint8 image (NumPy or DeviceImage): an (N, 4) int32 "
       "array of x, y, width, height. flags is ignored, as OpenCV ignores it for current cascades.")
@@ -64,7 +64,7 @@ void register_detect(nb::module_& m) {
                                    nb::handle max_size, PyQueue* queue) {
         auto found = detect_all(c, {image}, queue, detect_options(scale_factor, min_neighbors, min_size, max_size))[0];
         return nb::make_tuple(rects_array(found), neighbors_array(found));
-      }, "image"_a, "scaleFactor"_a = 1.1, "minNeighbors"_a = 3, "flags"_a = 0, "minSize"_a = nb::make_tuple(0, 0),
+      }, "image"_a.none(), "scaleFactor"_a = 1.1, "minNeighbors"_a = 3, "flags"_a = 0, "minSize"_a = nb::make_tuple(0, 0),
       "maxSize"_a = nb::make_tuple(0, 0), "queue"_a = nb::none(), "As detectMultiScale, with numDetections: (rects, neighbors).")
       .def("detectMultiScaleBatch", [](const Cascade& c, nb::list images, double scale_factor, int min_neighbors, nb::handle min_size,
                                        nb::handle max_size, PyQueue* queue) {

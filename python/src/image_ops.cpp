@@ -53,13 +53,13 @@ void register_image_ops(nb::module_& m) {
   auto q = "queue"_a = nb::none();
 
   m.def("integral", [](nb::handle src, nb::handle sdepth, PyQueue* queue) { return integral_n(src, sdepth, nb::none(), queue, 1); },
-        "src"_a, "sdepth"_a = -1, q, "cv2.integral: the (W+1) x (H+1) sum image (sdepth default: int32 for uint8, else float64).");
+        "src"_a.none(), "sdepth"_a.none() = -1, q, "cv2.integral: the (W+1) x (H+1) sum image (sdepth default: int32 for uint8, else float64).");
   m.def("integral2", [](nb::handle src, nb::handle sdepth, nb::handle sqdepth, PyQueue* queue) {
     return integral_n(src, sdepth, sqdepth, queue, 2);
-  }, "src"_a, "sdepth"_a = -1, "sqdepth"_a = -1, q, "cv2.integral2: (sum, sqsum); sqdepth default float64.");
+  }, "src"_a.none(), "sdepth"_a.none() = -1, "sqdepth"_a.none() = -1, q, "cv2.integral2: (sum, sqsum); sqdepth default float64.");
   m.def("integral3", [](nb::handle src, nb::handle sdepth, nb::handle sqdepth, PyQueue* queue) {
     return integral_n(src, sdepth, sqdepth, queue, 3);
-  }, "src"_a, "sdepth"_a = -1, "sqdepth"_a = -1, q, "cv2.integral3: (sum, sqsum, tilted).");
+  }, "src"_a.none(), "sdepth"_a.none() = -1, "sqdepth"_a.none() = -1, q, "cv2.integral3: (sum, sqsum, tilted).");
 
   m.def("boxFilter", [](nb::handle src, nb::handle ddepth, nb::handle ksize, nb::handle anchor, bool normalize, int border, PyQueue* queue) {
     BoxFilterOptions o;
@@ -69,7 +69,7 @@ void register_image_ops(nb::module_& m) {
     o.normalize = normalize;
     o.border = border_from_cv(border, "boxFilter");
     return apply_image_op(src, queue, "boxFilter", [o](Queue& qq, const DeviceImage& s, DeviceImage& d) { return box_filter(qq, s, d, o); });
-  }, "src"_a, "ddepth"_a, "ksize"_a, "anchor"_a = nb::make_tuple(-1, -1), "normalize"_a = true, "borderType"_a = border_default, q,
+  }, "src"_a.none(), "ddepth"_a.none(), "ksize"_a, "anchor"_a = nb::make_tuple(-1, -1), "normalize"_a = true, "borderType"_a = border_default, q,
   "cv2.boxFilter: window sums (normalize=True: means). uint8, uint16, float32 sources.");
   m.def("blur", [](nb::handle src, nb::handle ksize, nb::handle anchor, int border, PyQueue* queue) {
     BoxFilterOptions o;
@@ -77,7 +77,7 @@ void register_image_ops(nb::module_& m) {
     o.anchor = anchor_arg(anchor, "blur");
     o.border = border_from_cv(border, "blur");
     return apply_image_op(src, queue, "blur", [o](Queue& qq, const DeviceImage& s, DeviceImage& d) { return box_filter(qq, s, d, o); });
-  }, "src"_a, "ksize"_a, "anchor"_a = nb::make_tuple(-1, -1), "borderType"_a = border_default, q, "cv2.blur: the normalized box filter.");
+  }, "src"_a.none(), "ksize"_a, "anchor"_a = nb::make_tuple(-1, -1), "borderType"_a = border_default, q, "cv2.blur: the normalized box filter.");
 
   m.def("sepFilter2D", [](nb::handle src, nb::handle ddepth, nb::handle kx, nb::handle ky, nb::handle anchor, double delta, int border, PyQueue* queue) {
     SepFilterOptions o;
@@ -87,7 +87,7 @@ void register_image_ops(nb::module_& m) {
     o.border = border_from_cv(border, "sepFilter2D");
     auto x = float_values(kx, "sepFilter2D", "kernelX"), y = float_values(ky, "sepFilter2D", "kernelY");
     return apply_image_op(src, queue, "sepFilter2D", [=](Queue& qq, const DeviceImage& s, DeviceImage& d) { return sep_filter(qq, s, d, x, y, o); });
-  }, "src"_a, "ddepth"_a, "kernelX"_a, "kernelY"_a, "anchor"_a = nb::make_tuple(-1, -1), "delta"_a = 0.0, "borderType"_a = border_default, q,
+  }, "src"_a.none(), "ddepth"_a.none(), "kernelX"_a, "kernelY"_a, "anchor"_a = nb::make_tuple(-1, -1), "delta"_a = 0.0, "borderType"_a = border_default, q,
   "cv2.sepFilter2D: correlation with kernelX along rows and kernelY along columns (float32 coefficients).");
 
   m.def("filter2D", [](nb::handle src, nb::handle ddepth, nb::handle kernel, nb::handle anchor, double delta, int border, PyQueue* queue) {
@@ -103,7 +103,7 @@ void register_image_ops(nb::module_& m) {
       Filter2DKernel device_kernel(qq, ksize, k);
       return filter2d(qq, s, d, device_kernel, o);
     });
-  }, "src"_a, "ddepth"_a, "kernel"_a, "anchor"_a = nb::make_tuple(-1, -1), "delta"_a = 0.0, "borderType"_a = border_default, q,
+  }, "src"_a.none(), "ddepth"_a.none(), "kernel"_a, "anchor"_a = nb::make_tuple(-1, -1), "delta"_a = 0.0, "borderType"_a = border_default, q,
   "cv2.filter2D: correlation with a 2-D kernel (rows x columns, float32 coefficients).");
 
   m.def("GaussianBlur", [](nb::handle src, nb::handle ksize, double sigma_x, double sigma_y, int border, PyQueue* queue) {
@@ -113,14 +113,14 @@ void register_image_ops(nb::module_& m) {
     o.sigma_y = sigma_y;
     o.border = border_from_cv(border, "GaussianBlur");
     return apply_image_op(src, queue, "GaussianBlur", [o](Queue& qq, const DeviceImage& s, DeviceImage& d) { return gaussian_blur(qq, s, d, o); });
-  }, "src"_a, "ksize"_a, "sigmaX"_a, "sigmaY"_a = 0.0, "borderType"_a = border_default, q,
+  }, "src"_a.none(), "ksize"_a, "sigmaX"_a, "sigmaY"_a = 0.0, "borderType"_a = border_default, q,
   "cv2.GaussianBlur: uint8 and uint16 bit-exact (OpenCV's fixed point), float32.");
 
   m.def("medianBlur", [](nb::handle src, int ksize, PyQueue* queue) {
     MedianOptions o;
     o.ksize = ksize;
     return apply_image_op(src, queue, "medianBlur", [o](Queue& qq, const DeviceImage& s, DeviceImage& d) { return median_blur(qq, s, d, o); });
-  }, "src"_a, "ksize"_a, q, "cv2.medianBlur: median of the ksize x ksize window (replicated border).");
+  }, "src"_a.none(), "ksize"_a, q, "cv2.medianBlur: median of the ksize x ksize window (replicated border).");
 
   auto pyramid_step = [](const char* name, bool down) {
     return [name, down](nb::handle src, nb::handle dstsize, int border, PyQueue* queue) {
@@ -135,9 +135,9 @@ void register_image_ops(nb::module_& m) {
       });
     };
   };
-  m.def("pyrDown", pyramid_step("pyrDown", true), "src"_a, "dstsize"_a = nb::none(), "borderType"_a = border_default, q,
+  m.def("pyrDown", pyramid_step("pyrDown", true), "src"_a.none(), "dstsize"_a.none() = nb::none(), "borderType"_a = border_default, q,
         "cv2.pyrDown: Gaussian smoothing and every second pixel; ((W+1)//2, (H+1)//2).");
-  m.def("pyrUp", pyramid_step("pyrUp", false), "src"_a, "dstsize"_a = nb::none(), "borderType"_a = border_default, q,
+  m.def("pyrUp", pyramid_step("pyrUp", false), "src"_a.none(), "dstsize"_a.none() = nb::none(), "borderType"_a = border_default, q,
         "cv2.pyrUp: upsampling by two with Gaussian interpolation.");
   m.def("buildPyramid", [](nb::handle src, int maxlevel, int border, PyQueue* queue_arg) {
     PyramidOptions o;
@@ -157,17 +157,17 @@ void register_image_ops(nb::module_& m) {
       for (std::size_t i = 1; i < levels.size(); ++i) out.append(to_numpy(levels[i]));
     }
     return out;
-  }, "src"_a, "maxlevel"_a, "borderType"_a = border_default, q, "cv2.buildPyramid: [src, pyrDown(src), ...], maxlevel + 1 images.");
+  }, "src"_a.none(), "maxlevel"_a, "borderType"_a = border_default, q, "cv2.buildPyramid: [src, pyrDown(src), ...], maxlevel + 1 images.");
 
   m.def("add", [](nb::handle a, nb::handle b, PyQueue* queue) {
     return apply_image_op2(a, b, queue, "add", [](Queue& qq, const DeviceImage& x, const DeviceImage& y, DeviceImage& d) { return add(qq, x, y, d); });
-  }, "src1"_a, "src2"_a, q, "cv2.add of two images of one shape and dtype (saturating).");
+  }, "src1"_a.none(), "src2"_a.none(), q, "cv2.add of two images of one shape and dtype (saturating).");
   m.def("subtract", [](nb::handle a, nb::handle b, PyQueue* queue) {
     return apply_image_op2(a, b, queue, "subtract", [](Queue& qq, const DeviceImage& x, const DeviceImage& y, DeviceImage& d) { return subtract(qq, x, y, d); });
-  }, "src1"_a, "src2"_a, q, "cv2.subtract of two images of one shape and dtype (saturating).");
+  }, "src1"_a.none(), "src2"_a.none(), q, "cv2.subtract of two images of one shape and dtype (saturating).");
   m.def("absdiff", [](nb::handle a, nb::handle b, PyQueue* queue) {
     return apply_image_op2(a, b, queue, "absdiff", [](Queue& qq, const DeviceImage& x, const DeviceImage& y, DeviceImage& d) { return absdiff(qq, x, y, d); });
-  }, "src1"_a, "src2"_a, q, "cv2.absdiff of two images of one shape and dtype.");
+  }, "src1"_a.none(), "src2"_a.none(), q, "cv2.absdiff of two images of one shape and dtype.");
 
   m.def("convertTo", [](nb::handle src, nb::handle rtype, double alpha, double beta, PyQueue* queue) {
     const auto depth = parse_depth_arg(rtype, "convertTo", "rtype");
@@ -177,7 +177,7 @@ void register_image_ops(nb::module_& m) {
     return apply_image_op(src, queue, "convertTo", [=](Queue& qq, const DeviceImage& s, DeviceImage& d) {
       return convert_to(qq, s, d, depth.value_or(s.depth()), o);
     });
-  }, "src"_a, "rtype"_a, "alpha"_a = 1.0, "beta"_a = 0.0, q,
+  }, "src"_a.none(), "rtype"_a.none(), "alpha"_a = 1.0, "beta"_a = 0.0, q,
   "cv2.Mat.convertTo as a function: saturate(src * alpha + beta) in depth rtype (-1: the source's).");
 
   m.def("cvtColor", [](nb::handle src, int code, PyQueue* queue) {
@@ -188,7 +188,7 @@ void register_image_ops(nb::module_& m) {
       const DeviceNv12Frame frame = nv12_planes(qq.context(), s);
       return cvt_color(qq, frame, d, conversion);
     });
-  }, "src"_a, "code"_a, q,
+  }, "src"_a.none(), "code"_a, q,
   "cv2.cvtColor for COLOR_{RGB,BGR,RGBA,BGRA}2GRAY and COLOR_YUV2{GRAY,RGB,BGR,RGBA,BGRA}_NV12 (NV12 as one (3H/2, W) uint8 array).");
 
   m.def("resize", [](nb::handle src, nb::handle dsize, double fx, double fy, int interpolation, PyQueue* queue) {
@@ -201,10 +201,16 @@ void register_image_ops(nb::module_& m) {
     if (wanted == Size{} && (fx <= 0 || fy <= 0)) argument_error("resize", "dsize", "give dsize, or fx and fy > 0");
     return apply_image_op(src, queue, "resize", [=](Queue& qq, const DeviceImage& s, DeviceImage& d) {
       Size size = wanted;
-      if (size == Size{}) size = Size{static_cast<int>(std::lrint(s.width() * fx)), static_cast<int>(std::lrint(s.height() * fy))};
+      if (size == Size{}) {
+        // cv2 then maps coordinates with 1/fx, not with the sizes' ratio; plinth maps with the sizes, so
+        // only scales that equal that ratio exactly give cv2's result.
+        size = Size{static_cast<int>(std::lrint(s.width() * fx)), static_cast<int>(std::lrint(s.height() * fy))};
+        if (static_cast<double>(size.width) / s.width() != fx || static_cast<double>(size.height) / s.height() != fy)
+          argument_error("resize", "fx", "plinth takes fx, fy only where they equal the size ratio exactly (as 0.5 of an even size); give dsize");
+      }
       return resize(qq, s, d, size, mode);
     });
-  }, "src"_a, "dsize"_a, "fx"_a = 0.0, "fy"_a = 0.0, "interpolation"_a = 1, q,
+  }, "src"_a.none(), "dsize"_a.none(), "fx"_a = 0.0, "fy"_a = 0.0, "interpolation"_a = 1, q,
   "cv2.resize, bilinear (INTER_LINEAR, INTER_LINEAR_EXACT) on uint8 images; dsize (width, height) or None with fx, fy.");
 }
 

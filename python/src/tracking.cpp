@@ -32,14 +32,14 @@ void register_tracking(nb::module_& m) {
     return apply_image_op(src, queue, "cornerMinEigenVal", [=](Queue& qq, const DeviceImage& s, DeviceImage& d) {
       return corner_min_eigen_val(qq, s, d, block_size, ksize, mode);
     });
-  }, "src"_a, "blockSize"_a, "ksize"_a = 3, "borderType"_a = border_default, q,
+  }, "src"_a.none(), "blockSize"_a, "ksize"_a = 3, "borderType"_a = border_default, q,
   "cv2.cornerMinEigenVal of a grey uint8 image: float32 responses, bit-identical.");
   m.def("cornerHarris", [](nb::handle src, int block_size, int ksize, double k, int border, PyQueue* queue) {
     const BorderMode mode = border_from_cv(border, "cornerHarris");
     return apply_image_op(src, queue, "cornerHarris", [=](Queue& qq, const DeviceImage& s, DeviceImage& d) {
       return corner_harris(qq, s, d, block_size, ksize, k, mode);
     });
-  }, "src"_a, "blockSize"_a, "ksize"_a, "k"_a, "borderType"_a = border_default, q, "cv2.cornerHarris of a grey uint8 image.");
+  }, "src"_a.none(), "blockSize"_a, "ksize"_a, "k"_a, "borderType"_a = border_default, q, "cv2.cornerHarris of a grey uint8 image.");
 
   m.def("goodFeaturesToTrack", [](nb::handle image, int max_corners, double quality_level, double min_distance, nb::handle mask,
                                   int block_size, bool use_harris, double k, int gradient_size, PyQueue* queue_arg) {
@@ -57,7 +57,7 @@ void register_tracking(nb::module_& m) {
     if (!mask.is_none()) device_mask = device_image(mask, qq, "goodFeaturesToTrack", "mask");
     auto corners = without_gil(qq, [&] { return good_features_to_track(qq.queue, src, p, device_mask ? &*device_mask : nullptr); });
     return points_array(corners, {0, 1, 2});
-  }, "image"_a, "maxCorners"_a, "qualityLevel"_a, "minDistance"_a, "mask"_a = nb::none(), "blockSize"_a = 3,
+  }, "image"_a.none(), "maxCorners"_a, "qualityLevel"_a, "minDistance"_a, "mask"_a.none() = nb::none(), "blockSize"_a = 3,
   "useHarrisDetector"_a = false, "k"_a = 0.04, "gradientSize"_a = 3, q,
   "cv2.goodFeaturesToTrack: an (N, 1, 2) float32 array in OpenCV's order.");
 
@@ -78,7 +78,7 @@ void register_tracking(nb::module_& m) {
     nb::list out;
     for (const HostImage& h : host) out.append(to_numpy(h));
     return nb::make_tuple(levels, out);
-  }, "img"_a, "winSize"_a, "maxLevel"_a, "withDerivatives"_a = true, q,
+  }, "img"_a.none(), "winSize"_a, "maxLevel"_a, "withDerivatives"_a = true, q,
   "cv2.buildOpticalFlowPyramid of a grey uint8 image: (maxLevel, [level0, derivatives0, level1, ...]); "
   "derivatives are (h, w, 2) int16 Scharr (Ix, Iy).");
 
@@ -114,7 +114,7 @@ void register_tracking(nb::module_& m) {
     });
     const std::size_t n = prev.size();
     return nb::make_tuple(points_array(next, shape), vector_to_numpy(std::move(status), {n, 1}), vector_to_numpy(std::move(err), {n, 1}));
-  }, "prevImg"_a, "nextImg"_a, "prevPts"_a, "nextPts"_a = nb::none(), "winSize"_a = nb::make_tuple(21, 21), "maxLevel"_a = 3,
+  }, "prevImg"_a.none(), "nextImg"_a.none(), "prevPts"_a, "nextPts"_a.none() = nb::none(), "winSize"_a = nb::make_tuple(21, 21), "maxLevel"_a = 3,
   "criteria"_a = nb::make_tuple(3, 30, 0.01), "flags"_a = 0, "minEigThreshold"_a = 1e-4, q,
   "cv2.calcOpticalFlowPyrLK on grey uint8 images: (nextPts, status (N, 1) uint8, err (N, 1) float32), bit-identical with OpenCV's CPU path.");
 }

@@ -1,0 +1,142 @@
+"""Zero-copy views, device images, queues and events, and errors as exceptions."""
+import threading
+
+import numpy as np
+import pytest
+
+import plinth
+from conftest import cv2, noise
+
+
+def test_host_image_views_numpy_memory(rng):
+    a = noise(rng, (37, 53, 3))
+    view = plinth.HostImage(a)
+    assert view.data_ptr == a.ctypes.data
+    assert (view.width, view.height, view.channels, view.pitch) == (53, 37, 3, a.strides[0])
+    back = view.numpy()
+    assert back.ctypes.data == a.ctypes.data and np.shares_memory(back, a)
+    a[5, 7, 1] = 201
+    assert back[5, 7, 1] == 201
+
+
+def test_row_strided_view_keeps_its_pitch(rng):
+    big = noise(rng, (40, 100))
+    region = big[3:20, 10:60]  # rows 100 bytes apart, a 50-pixel-wide view
+    view = plinth.HostImage(region)
+    assert view.data_ptr == region.ctypes.data and view.pitch == 100
+    np.testing.assert_array_equal(plinth.integral(region), cv2.integral(region))
+
+
+def test_results_view_plinth_memory_with_its_pitch(rng):
+    a = noise(rng, (9, 10))
+    blurred = plinth.blur(a, (3, 3))
+    assert blurred.strides == (64, 1)  # plinth's host pitch (64-byte rows): the array is the image, not a copy
+    assert plinth.HostImage(blurred).data_ptr == blurred.ctypes.data
+    np.testing.assert_array_equal(blurred, cv2.blur(a, (3, 3)))
+
+
+def test_download_into_array_writes_it_in_place(rng):
+    a = noise(rng, (16, 24))
+    q = plinth.Queue()
+    d = q.upload(a)
+    out = np.zeros_like(a)
+    got = q.download(d, out=out)
+    assert got is out
+    np.testing.assert_array_equal(out, a)
+
+
+def test_asynchronous_calls_with_events(rng):
+    a = noise(rng, (64, 80))
+    q = plinth.Queue()
+    d = q.upload(a, blocking=False)
+    blurred = plinth.GaussianBlur(d, (5, 5), 1.2, queue=q)
+    assert isinstance(blurred, plinth.DeviceImage) and blurred.shape == (64, 80) and blurred.dtype == np.uint8
+    summed = plinth.integral(blurred, queue=q)
+    out, event = q.download(summed, blocking=False)
+    event.wait()
+    assert event.elapsed_us >= 0 and blurred.event.elapsed_us >= 0
+    np.testing.assert_array_equal(out, cv2.integral(cv2.GaussianBlur(a, (5, 5), 1.2)))
+    q.finish()
+
+
+def test_device_image_allocation():
+    d = plinth.DeviceImage(5, 4, np.float32, channels=2)
+    assert d.shape == (4, 5, 2) and d.dtype == np.float32 and d.pitch >= 40
+
+
+def test_threads_share_the_default_queue(rng):
+    images = [noise(rng, (50, 60)) for _ in range(4)]
+    results = [None] * 4
+
+    def work(i):
+        results[i] = plinth.medianBlur(images[i], 5)
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for image, result in zip(images, results):
+        np.testing.assert_array_equal(result, cv2.medianBlur(image, 5))
+
+
+@pytest.mark.parametrize("bad", [np.zeros((4, 4), np.complex64), np.zeros((4, 4), np.bool_), np.zeros((4, 4), np.float16),
+                                 [[1, 2], [3, 4]], "image"])
+def test_wrong_types_are_type_errors(bad):
+    with pytest.raises(TypeError) as e:
+        plinth.integral(bad)
+    assert isinstance(e.value, plinth.Error) and str(e.value).startswith("integral: src: ")
+
+
+def test_none_is_a_type_error():
+    with pytest.raises(TypeError):
+        plinth.integral(None)
+
+
+@pytest.mark.parametrize("bad", [np.zeros(16, np.uint8), np.zeros((2, 2, 2, 2), np.uint8), np.zeros((4, 4, 5), np.uint8),
+                                 np.zeros((0, 4), np.uint8), np.zeros((8, 8), np.uint8)[:, ::2],
+                                 np.zeros((8, 8, 3), np.uint8)[:, :, ::-1], np.zeros((8, 8), np.uint8)[::-1],
+                                 np.zeros((8, 8), np.uint8).T])
+def test_wrong_shapes_and_strides_are_value_errors(bad):
+    with pytest.raises(ValueError) as e:
+        plinth.GaussianBlur(bad, (3, 3), 0)
+    assert isinstance(e.value, plinth.Error)
+
+
+def test_library_errors_carry_the_one_line_message(rng):
+    with pytest.raises(ValueError) as e:
+        plinth.medianBlur(noise(rng, (8, 8)), 4)
+    err = e.value
+    assert isinstance(err, plinth.ArgumentError) and str(err) == "median_blur: ksize: 4 is not a positive odd number"
+    assert (err.code, err.operation, err.argument) == ("invalid argument", "median_blur", "ksize")
+    assert "\n" not in str(err)
+
+
+def test_unsupported_depth_is_a_type_error(rng):
+    with pytest.raises(TypeError):
+        plinth.cornerMinEigenVal(noise(rng, (16, 16), np.int16), 3)
+
+
+def test_missing_file_is_an_os_error():
+    with pytest.raises(OSError) as e:
+        plinth.CascadeClassifier("/nonexistent/cascade.xml")
+    assert isinstance(e.value, plinth.FileError)
+
+
+def test_bad_device_is_a_plinth_error():
+    with pytest.raises(plinth.Error):
+        plinth.Context("no-such-device-anywhere")
+
+
+def test_read_only_output_is_refused(rng):
+    a = noise(rng, (8, 8))
+    out = np.zeros_like(a)
+    out.flags.writeable = False
+    with pytest.raises(ValueError):
+        plinth.default_queue().download(plinth.default_queue().upload(a), out=out)
+
+
+def test_mixing_host_and_device_inputs_is_refused(rng):
+    a = noise(rng, (8, 8))
+    with pytest.raises(TypeError):
+        plinth.add(a, plinth.default_queue().upload(a))
