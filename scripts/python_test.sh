@@ -12,7 +12,8 @@ venv=build-python/venv
 # bring a NumPy 2 into the venv.
 numpy_version=$(/usr/bin/python3 -c 'import numpy; print(numpy.__version__)')
 tools=("numpy==$numpy_version" "nanobind>=2.0" "scikit-build-core>=0.8" "pytest>=7")
-[[ ${PLINTH_PYTHON_NO_RAY:-0} == 1 ]] || tools+=("ray[data]>=2.9")
+# pyarrow 20 and later need NumPy 2.
+[[ ${PLINTH_PYTHON_NO_RAY:-0} == 1 ]] || tools+=("ray[data]>=2.9" "pyarrow<20")
 "$venv/bin/python" -m pip install -q --disable-pip-version-check "${tools[@]}"
 "$venv/bin/python" -m pip install -q --disable-pip-version-check --no-build-isolation \
   --config-settings=build-dir=build-python/wheel \

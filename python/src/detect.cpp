@@ -77,6 +77,10 @@ void register_detect(nb::module_& m) {
       }, "images"_a, "scaleFactor"_a = 1.1, "minNeighbors"_a = 3, "minSize"_a = nb::make_tuple(0, 0), "maxSize"_a = nb::make_tuple(0, 0),
       "queue"_a = nb::none(), "detectMultiScale over a list of grey images (sizes may differ) in one device pass: a list of (N, 4) arrays.");
 
+  m.def("find_cascade", [](std::string name) { return find_cascade(name); }, "name"_a,
+        "The path of a cascade: an existing file as it is, else a name ('frontalface_alt2', 'haarcascade_eye.xml', "
+        "...) looked up in PLINTH_CASCADE_DIR, then opencv-data's directories.");
+
   m.def("groupRectangles", [](nb::handle rects, int group_threshold, double eps) {
     const ArrayView v = array_view(rects, "groupRectangles", "rectList", {Depth::s32}, 2, 2);
     if (v.shape[1] != 4) argument_error("groupRectangles", "rectList", "expected an (N, 4) array");
