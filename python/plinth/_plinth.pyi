@@ -163,65 +163,65 @@ def integral2(src: object | None, sdepth: object | None = -1, sqdepth: object | 
 def integral3(src: object | None, sdepth: object | None = -1, sqdepth: object | None = -1, queue: Queue | None = None) -> object:
     """cv2.integral3: (sum, sqsum, tilted)."""
 
-def boxFilter(src: object | None, ddepth: object | None, ksize: object, anchor: object = (-1, -1), normalize: bool = True, borderType: int = 4, queue: Queue | None = None) -> object:
+def boxFilter(src: object | None, ddepth: object | None, ksize: object, anchor: object = (-1, -1), normalize: bool = True, borderType: int = 4, dst: object | None = None, queue: Queue | None = None) -> object:
     """
     cv2.boxFilter: window sums (normalize=True: means). uint8, uint16, float32 sources.
     """
 
-def blur(src: object | None, ksize: object, anchor: object = (-1, -1), borderType: int = 4, queue: Queue | None = None) -> object:
+def blur(src: object | None, ksize: object, anchor: object = (-1, -1), borderType: int = 4, dst: object | None = None, queue: Queue | None = None) -> object:
     """cv2.blur: the normalized box filter."""
 
-def sepFilter2D(src: object | None, ddepth: object | None, kernelX: object, kernelY: object, anchor: object = (-1, -1), delta: float = 0.0, borderType: int = 4, queue: Queue | None = None) -> object:
+def sepFilter2D(src: object | None, ddepth: object | None, kernelX: object, kernelY: object, anchor: object = (-1, -1), delta: float = 0.0, borderType: int = 4, dst: object | None = None, queue: Queue | None = None) -> object:
     """
     cv2.sepFilter2D: correlation with kernelX along rows and kernelY along columns (float32 coefficients).
     """
 
-def filter2D(src: object | None, ddepth: object | None, kernel: object, anchor: object = (-1, -1), delta: float = 0.0, borderType: int = 4, queue: Queue | None = None) -> object:
+def filter2D(src: object | None, ddepth: object | None, kernel: object, anchor: object = (-1, -1), delta: float = 0.0, borderType: int = 4, dst: object | None = None, queue: Queue | None = None) -> object:
     """
     cv2.filter2D: correlation with a 2-D kernel (rows x columns, float32 coefficients).
     """
 
-def GaussianBlur(src: object | None, ksize: object, sigmaX: float, sigmaY: float = 0.0, borderType: int = 4, queue: Queue | None = None) -> object:
+def GaussianBlur(src: object | None, ksize: object, sigmaX: float, sigmaY: float = 0.0, borderType: int = 4, dst: object | None = None, queue: Queue | None = None) -> object:
     """
     cv2.GaussianBlur: uint8 and uint16 bit-exact (OpenCV's fixed point), float32.
     """
 
-def medianBlur(src: object | None, ksize: int, queue: Queue | None = None) -> object:
+def medianBlur(src: object | None, ksize: int, dst: object | None = None, queue: Queue | None = None) -> object:
     """
     cv2.medianBlur: median of the ksize x ksize window (replicated border).
     """
 
-def pyrDown(src: object | None, dstsize: object | None = None, borderType: int = 4, queue: Queue | None = None) -> object:
+def pyrDown(src: object | None, dstsize: object | None = None, borderType: int = 4, dst: object | None = None, queue: Queue | None = None) -> object:
     """
     cv2.pyrDown: Gaussian smoothing and every second pixel; ((W+1)//2, (H+1)//2).
     """
 
-def pyrUp(src: object | None, dstsize: object | None = None, borderType: int = 4, queue: Queue | None = None) -> object:
+def pyrUp(src: object | None, dstsize: object | None = None, borderType: int = 4, dst: object | None = None, queue: Queue | None = None) -> object:
     """cv2.pyrUp: upsampling by two with Gaussian interpolation."""
 
 def buildPyramid(src: object | None, maxlevel: int, borderType: int = 4, queue: Queue | None = None) -> list:
     """cv2.buildPyramid: [src, pyrDown(src), ...], maxlevel + 1 images."""
 
-def add(src1: object | None, src2: object | None, queue: Queue | None = None) -> object:
+def add(src1: object | None, src2: object | None, dst: object | None = None, queue: Queue | None = None) -> object:
     """cv2.add of two images of one shape and dtype (saturating)."""
 
-def subtract(src1: object | None, src2: object | None, queue: Queue | None = None) -> object:
+def subtract(src1: object | None, src2: object | None, dst: object | None = None, queue: Queue | None = None) -> object:
     """cv2.subtract of two images of one shape and dtype (saturating)."""
 
-def absdiff(src1: object | None, src2: object | None, queue: Queue | None = None) -> object:
+def absdiff(src1: object | None, src2: object | None, dst: object | None = None, queue: Queue | None = None) -> object:
     """cv2.absdiff of two images of one shape and dtype."""
 
-def convertTo(src: object | None, rtype: object | None, alpha: float = 1.0, beta: float = 0.0, queue: Queue | None = None) -> object:
+def convertTo(src: object | None, rtype: object | None, alpha: float = 1.0, beta: float = 0.0, dst: object | None = None, queue: Queue | None = None) -> object:
     """
     cv2.Mat.convertTo as a function: saturate(src * alpha + beta) in depth rtype (-1: the source's).
     """
 
-def cvtColor(src: object | None, code: int, queue: Queue | None = None) -> object:
+def cvtColor(src: object | None, code: int, dst: object | None = None, queue: Queue | None = None) -> object:
     """
     cv2.cvtColor for COLOR_{RGB,BGR,RGBA,BGRA}2GRAY and COLOR_YUV2{GRAY,RGB,BGR,RGBA,BGRA}_NV12 (NV12 as one (3H/2, W) uint8 array).
     """
 
-def resize(src: object | None, dsize: object | None, fx: float = 0.0, fy: float = 0.0, interpolation: int = 1, queue: Queue | None = None) -> object:
+def resize(src: object | None, dsize: object | None, fx: float = 0.0, fy: float = 0.0, interpolation: int = 1, dst: object | None = None, queue: Queue | None = None) -> object:
     """
     cv2.resize, bilinear (INTER_LINEAR, INTER_LINEAR_EXACT) on uint8 images; dsize (width, height) or None with fx, fy.
     """
@@ -255,15 +255,20 @@ class CascadeClassifier:
         detectMultiScale over a list of grey images (sizes may differ) in one device pass: a list of (N, 4) arrays.
         """
 
+def find_cascade(name: str) -> str:
+    """
+    The path of a cascade: an existing file as it is, else a name ('frontalface_alt2', 'haarcascade_eye.xml', ...) looked up in PLINTH_CASCADE_DIR, then opencv-data's directories.
+    """
+
 def groupRectangles(rectList: object, groupThreshold: int, eps: float = 0.2) -> tuple:
     """cv2.groupRectangles on an (N, 4) int32 array: (rects, weights)."""
 
-def cornerMinEigenVal(src: object | None, blockSize: int, ksize: int = 3, borderType: int = 4, queue: Queue | None = None) -> object:
+def cornerMinEigenVal(src: object | None, blockSize: int, ksize: int = 3, borderType: int = 4, dst: object | None = None, queue: Queue | None = None) -> object:
     """
     cv2.cornerMinEigenVal of a grey uint8 image: float32 responses, bit-identical.
     """
 
-def cornerHarris(src: object | None, blockSize: int, ksize: int, k: float, borderType: int = 4, queue: Queue | None = None) -> object:
+def cornerHarris(src: object | None, blockSize: int, ksize: int, k: float, borderType: int = 4, dst: object | None = None, queue: Queue | None = None) -> object:
     """cv2.cornerHarris of a grey uint8 image."""
 
 def goodFeaturesToTrack(image: object | None, maxCorners: int, qualityLevel: float, minDistance: float, mask: object | None = None, blockSize: int = 3, useHarrisDetector: bool = False, k: float = 0.04, gradientSize: int = 3, queue: Queue | None = None) -> object:

@@ -19,7 +19,7 @@ nb::object wrap_outputs(std::vector<nb::object> outputs) {
 }  // namespace
 
 nb::object apply_multi(std::span<const nb::handle> srcs, PyQueue* queue_arg, const char* op, std::size_t outputs,
-                       const MultiOp& run) {
+                       const MultiOp& run, nb::handle dst) {
   PyQueue& q = queue_or_default(queue_arg);
   static const char* names[] = {"src1", "src2", "src3"};
   const bool on_device = nb::isinstance<PyDeviceImage>(srcs[0]);
@@ -34,34 +34,50 @@ nb::object apply_multi(std::span<const nb::handle> srcs, PyQueue* queue_arg, con
   }
   std::vector<DeviceImage> outs(outputs);
   std::vector<nb::object> results;
+  const bool given = dst.is_valid() && !dst.is_none();
+  if (given && on_device != nb::isinstance<PyDeviceImage>(dst))
+    type_error(op, "dst", on_device ? "expected a DeviceImage for device sources" : "expected a NumPy array for NumPy sources");
   if (on_device) {
+    if (given) outs[0] = nb::cast<PyDeviceImage&>(dst).image;  // the op writes into it (or says why not)
     const Event event = without_gil(q, [&] { return run(q.queue, device_srcs, outs); });
+    if (given) {
+      nb::cast<PyDeviceImage&>(dst).event = event;
+      return nb::borrow(dst);
+    }
     for (auto& o : outs) results.push_back(nb::cast(PyDeviceImage{o, event}));
   } else {
+    const HostImage into = given ? host_view(dst, op, "dst", true) : HostImage();
     std::vector<HostImage> host_outs = without_gil(q, [&] {
       for (const HostImage& h : host_srcs) device_srcs.push_back(q.queue.upload(h));
       run(q.queue, device_srcs, outs);
       std::vector<HostImage> downloaded;
+      if (given) {
+        if (outs[0].size() != into.size() || outs[0].format() != into.format())
+          argument_error(op, "dst", "the array's shape or dtype differs from the result's");
+        q.queue.download(outs[0], into).wait();
+        return downloaded;
+      }
       for (const DeviceImage& o : outs) downloaded.push_back(q.queue.download(o));
       return downloaded;
     });
+    if (given) return nb::borrow(dst);
     for (const HostImage& h : host_outs) results.push_back(to_numpy(h));
   }
   return wrap_outputs(std::move(results));
 }
 
-nb::object apply_image_op(nb::handle src, PyQueue* queue, const char* op, const ImageOp& run) {
+nb::object apply_image_op(nb::handle src, nb::handle dst, PyQueue* queue, const char* op, const ImageOp& run) {
   const nb::handle srcs[] = {src};
   return apply_multi(srcs, queue, op, 1, [&](Queue& q, std::span<const DeviceImage> in, std::vector<DeviceImage>& out) {
     return run(q, in[0], out[0]);
-  });
+  }, dst);
 }
 
-nb::object apply_image_op2(nb::handle a, nb::handle b, PyQueue* queue, const char* op, const ImageOp2& run) {
+nb::object apply_image_op2(nb::handle a, nb::handle b, nb::handle dst, PyQueue* queue, const char* op, const ImageOp2& run) {
   const nb::handle srcs[] = {a, b};
   return apply_multi(srcs, queue, op, 1, [&](Queue& q, std::span<const DeviceImage> in, std::vector<DeviceImage>& out) {
     return run(q, in[0], in[1], out[0]);
-  });
+  }, dst);
 }
 
 DeviceImage device_image(nb::handle src, PyQueue& queue, const char* op, const char* arg) {

@@ -95,14 +95,16 @@ ArrayView array_view(nb::handle array, const char* op, const char* arg, std::ini
 using MultiOp = std::function<Event(Queue&, std::span<const DeviceImage>, std::vector<DeviceImage>&)>;
 // The general form: several sources (all NumPy or all DeviceImage), `outputs` results (a tuple when
 // more than one).
+// `dst` (one output only): None, or a DeviceImage (device sources; written in place and returned) or a
+// writable NumPy array (host sources; the result is downloaded into it and it is returned).
 nb::object apply_multi(std::span<const nb::handle> srcs, PyQueue* queue, const char* op, std::size_t outputs,
-                       const MultiOp& run);
+                       const MultiOp& run, nb::handle dst = nb::none());
 using ImageOp = std::function<Event(Queue&, const DeviceImage&, DeviceImage&)>;
 // NumPy in: upload, run, download, NumPy out (synchronous, GIL released). DeviceImage in: enqueue
 // on the queue and return a DeviceImage carrying the event (asynchronous).
-nb::object apply_image_op(nb::handle src, PyQueue* queue, const char* op, const ImageOp& run);
+nb::object apply_image_op(nb::handle src, nb::handle dst, PyQueue* queue, const char* op, const ImageOp& run);
 using ImageOp2 = std::function<Event(Queue&, const DeviceImage&, const DeviceImage&, DeviceImage&)>;
-nb::object apply_image_op2(nb::handle a, nb::handle b, PyQueue* queue, const char* op, const ImageOp2& run);
+nb::object apply_image_op2(nb::handle a, nb::handle b, nb::handle dst, PyQueue* queue, const char* op, const ImageOp2& run);
 // The device image of `src` (uploaded when it is a NumPy array; the upload waited for).
 DeviceImage device_image(nb::handle src, PyQueue& queue, const char* op, const char* arg);
 

@@ -27,19 +27,19 @@ nb::object points_array(const std::vector<Point2f>& points, std::vector<std::siz
 
 void register_tracking(nb::module_& m) {
   auto q = "queue"_a = nb::none();
-  m.def("cornerMinEigenVal", [](nb::handle src, int block_size, int ksize, int border, PyQueue* queue) {
+  m.def("cornerMinEigenVal", [](nb::handle src, int block_size, int ksize, int border, nb::handle dst, PyQueue* queue) {
     const BorderMode mode = border_from_cv(border, "cornerMinEigenVal");
-    return apply_image_op(src, queue, "cornerMinEigenVal", [=](Queue& qq, const DeviceImage& s, DeviceImage& d) {
+    return apply_image_op(src, dst, queue, "cornerMinEigenVal", [=](Queue& qq, const DeviceImage& s, DeviceImage& d) {
       return corner_min_eigen_val(qq, s, d, block_size, ksize, mode);
     });
-  }, "src"_a.none(), "blockSize"_a, "ksize"_a = 3, "borderType"_a = border_default, q,
+  }, "src"_a.none(), "blockSize"_a, "ksize"_a = 3, "borderType"_a = border_default, "dst"_a.none() = nb::none(), q,
   "cv2.cornerMinEigenVal of a grey uint8 image: float32 responses, bit-identical.");
-  m.def("cornerHarris", [](nb::handle src, int block_size, int ksize, double k, int border, PyQueue* queue) {
+  m.def("cornerHarris", [](nb::handle src, int block_size, int ksize, double k, int border, nb::handle dst, PyQueue* queue) {
     const BorderMode mode = border_from_cv(border, "cornerHarris");
-    return apply_image_op(src, queue, "cornerHarris", [=](Queue& qq, const DeviceImage& s, DeviceImage& d) {
+    return apply_image_op(src, dst, queue, "cornerHarris", [=](Queue& qq, const DeviceImage& s, DeviceImage& d) {
       return corner_harris(qq, s, d, block_size, ksize, k, mode);
     });
-  }, "src"_a.none(), "blockSize"_a, "ksize"_a, "k"_a, "borderType"_a = border_default, q, "cv2.cornerHarris of a grey uint8 image.");
+  }, "src"_a.none(), "blockSize"_a, "ksize"_a, "k"_a, "borderType"_a = border_default, "dst"_a.none() = nb::none(), q, "cv2.cornerHarris of a grey uint8 image.");
 
   m.def("goodFeaturesToTrack", [](nb::handle image, int max_corners, double quality_level, double min_distance, nb::handle mask,
                                   int block_size, bool use_harris, double k, int gradient_size, PyQueue* queue_arg) {

@@ -140,3 +140,55 @@ def test_mixing_host_and_device_inputs_is_refused(rng):
     a = noise(rng, (8, 8))
     with pytest.raises(TypeError):
         plinth.add(a, plinth.default_queue().upload(a))
+
+
+def test_dst_is_written_in_place(rng):
+    a = noise(rng, (12, 20))
+    q = plinth.Queue()
+    d = q.upload(a)
+    out = plinth.DeviceImage(20, 12, np.float32)
+    assert plinth.convertTo(d, cv2.CV_32F, 0.5, dst=out, queue=q) is out
+    np.testing.assert_array_equal(out.download(q), a.astype(np.float32) * 0.5)
+    host_out = np.empty_like(a)
+    assert plinth.medianBlur(a, 3, dst=host_out) is host_out
+    np.testing.assert_array_equal(host_out, cv2.medianBlur(a, 3))
+    with pytest.raises(ValueError):
+        plinth.medianBlur(a, 3, dst=np.empty((12, 20), np.float32))
+    with pytest.raises(ValueError):
+        plinth.pyrDown(d, dst=plinth.DeviceImage(3, 3), queue=q)
+    with pytest.raises(TypeError):
+        plinth.medianBlur(a, 3, dst=out)
+
+
+def test_images_of_another_context_are_refused(rng):
+    a = noise(rng, (8, 8))
+    other = plinth.Queue(plinth.Context())
+    d = other.upload(a)
+    with pytest.raises(plinth.Error):
+        plinth.medianBlur(d, 3, queue=plinth.Queue(plinth.Context()))
+
+
+def test_the_gil_is_released_while_plinth_works(rng):
+    # While one thread is inside a long plinth call, another keeps running Python: the largest gap between
+    # its loop iterations stays far below the call's duration (with the GIL held it would span the call).
+    import time
+
+    big = noise(rng, (3000, 3000))
+    plinth.GaussianBlur(big[:64, :64], (31, 31), 0)  # kernels built before timing
+    span = {}
+
+    def work():
+        start = time.perf_counter()
+        plinth.GaussianBlur(big, (31, 31), 0)
+        span["call"] = time.perf_counter() - start
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    last, gap = time.perf_counter(), 0.0
+    while thread.is_alive():
+        now = time.perf_counter()
+        gap, last = max(gap, now - last), now
+    thread.join()
+    if span["call"] < 0.1:
+        pytest.skip(f"the call took {span['call'] * 1000:.0f} ms: too short to tell")
+    assert gap < span["call"] / 2, (gap, span["call"])
