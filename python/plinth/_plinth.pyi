@@ -152,7 +152,7 @@ class HostImage:
     def numpy(self) -> object:
         """A NumPy array over the same memory (no copy)."""
 
-def integral(src: object | None, sdepth: object | None = -1, queue: Queue | None = None) -> object:
+def integral(src: object | None, sdepth: object | None = -1, dst: object | None = None, queue: Queue | None = None) -> object:
     """
     cv2.integral: the (W+1) x (H+1) sum image (sdepth default: int32 for uint8, else float64).
     """

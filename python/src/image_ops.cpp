@@ -36,7 +36,8 @@ ColorConversion color_code(int code, bool& nv12) {
   argument_error("cvtColor", "code", "not a conversion plinth offers (COLOR_{RGB,BGR,RGBA,BGRA}2GRAY, COLOR_YUV2{GRAY,RGB,BGR,RGBA,BGRA}_NV12): " + std::to_string(code));
 }
 
-nb::object integral_n(nb::handle src, nb::handle sdepth, nb::handle sqdepth, PyQueue* queue, std::size_t outputs) {
+nb::object integral_n(nb::handle src, nb::handle sdepth, nb::handle sqdepth, PyQueue* queue, std::size_t outputs,
+                      nb::handle dst = nb::none()) {
   IntegralOptions options;
   options.sum_depth = parse_depth_arg(sdepth, "integral", "sdepth");
   options.sqsum_depth = parse_depth_arg(sqdepth, "integral", "sqdepth");
@@ -44,7 +45,7 @@ nb::object integral_n(nb::handle src, nb::handle sdepth, nb::handle sqdepth, PyQ
   return apply_multi(srcs, queue, "integral", outputs, [&](Queue& q, std::span<const DeviceImage> in, std::vector<DeviceImage>& out) {
     IntegralOutputs targets{&out[0], outputs > 1 ? &out[1] : nullptr, outputs > 2 ? &out[2] : nullptr};
     return integral(q, in[0], targets, options);
-  });
+  }, dst);
 }
 
 }  // namespace
@@ -52,8 +53,9 @@ nb::object integral_n(nb::handle src, nb::handle sdepth, nb::handle sqdepth, PyQ
 void register_image_ops(nb::module_& m) {
   auto q = "queue"_a = nb::none();
 
-  m.def("integral", [](nb::handle src, nb::handle sdepth, PyQueue* queue) { return integral_n(src, sdepth, nb::none(), queue, 1); },
-        "src"_a.none(), "sdepth"_a.none() = -1, q, "cv2.integral: the (W+1) x (H+1) sum image (sdepth default: int32 for uint8, else float64).");
+  m.def("integral", [](nb::handle src, nb::handle sdepth, nb::handle dst, PyQueue* queue) {
+    return integral_n(src, sdepth, nb::none(), queue, 1, dst);
+  }, "src"_a.none(), "sdepth"_a.none() = -1, "dst"_a.none() = nb::none(), q, "cv2.integral: the (W+1) x (H+1) sum image (sdepth default: int32 for uint8, else float64).");
   m.def("integral2", [](nb::handle src, nb::handle sdepth, nb::handle sqdepth, PyQueue* queue) {
     return integral_n(src, sdepth, sqdepth, queue, 2);
   }, "src"_a.none(), "sdepth"_a.none() = -1, "sqdepth"_a.none() = -1, q, "cv2.integral2: (sum, sqsum); sqdepth default float64.");
