@@ -38,22 +38,6 @@ DeviceArray upload_values(Queue& queue, const ArrayView& v) {
   return array;
 }
 
-template <class T>
-std::vector<T> download_values(Queue& queue, const DeviceArray& a, std::size_t count) {
-  std::vector<T> values(static_cast<std::size_t>(a.size()));
-  download_array(queue, a, values.data(), values.size() * sizeof(T)).wait();
-  values.resize(count);
-  return values;
-}
-
-nb::object download_as_numpy(Queue& queue, const DeviceArray& a, std::size_t count) {
-  switch (a.depth()) {
-    case Depth::u32: return vector_to_numpy(download_values<std::uint32_t>(queue, a, count));
-    case Depth::s32: return vector_to_numpy(download_values<std::int32_t>(queue, a, count));
-    default: return vector_to_numpy(download_values<float>(queue, a, count));
-  }
-}
-
 const std::initializer_list<Depth> key_depths = {Depth::u32, Depth::s32, Depth::f32};
 
 }  // namespace
@@ -65,15 +49,12 @@ void register_arrays(nb::module_& m) {
     const ArrayView v = array_view(keys, "sort", "keys", key_depths);
     if (v.size == 0) argument_error("sort", "keys", "the array is empty");
     PyQueue& qq = queue_or_default(queue_arg);
-    auto [out, n] = without_gil(qq, [&] {
+    auto sorted = without_gil(qq, [&] {
       DeviceArray in = upload_values(qq.queue, v);
       sort_keys(qq.queue, in, in, descending ? SortOrder::descending : SortOrder::ascending);
-      return std::pair{in, v.size};
+      return download_array<std::uint32_t>(qq.queue, in);  // the keys' bits, typed below
     });
-    nb::gil_scoped_release release;  // downloads wait
-    std::lock_guard guard(qq.lock);
-    nb::gil_scoped_acquire acquire;
-    return download_as_numpy(qq.queue, out, n);
+    return vector_to_numpy(std::move(sorted)).attr("view")(numpy_dtype(v.depth));
   }, "keys"_a, "descending"_a = false, q,
   "Stable sort of a 1-D uint32, int32 or float32 array (float32 in IEEE totalOrder, NaN last).");
 

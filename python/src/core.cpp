@@ -67,10 +67,10 @@ void register_core(nb::module_& m) {
       .def("__repr__", [](const Context& c) { return "<plinth.Context " + c.device().backend + ":" + std::to_string(c.device().index) + " " + c.device().name + ">"; });
 
   m.def("set_device", [](std::string_view selector) {
-    auto* fresh = new PyQueue(Context(selector));
-    delete default_queue;
-    default_queue = fresh;
-    return fresh->queue.context();
+    // The previous default queue is left alive (never freed): calls running on it in other threads, and
+    // references from default_queue(), stay valid.
+    default_queue = new PyQueue(Context(selector));
+    return default_queue->queue.context();
   }, "device"_a, "Makes a new default queue on the device chosen by `device`; returns its Context.");
   m.def("default_queue", [] { return &queue_or_default(nullptr); }, nb::rv_policy::reference,
         "The queue the operations use when none is given.");
