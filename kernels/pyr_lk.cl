@@ -244,15 +244,46 @@ KERNEL void pyr_lk_level(int npoints, int level, int max_level, int use_initial_
  * tail) is one work-item's sequential chain, in OpenCV's order. Every work-item computes the
  * scalar steps (weights, the 2x2 solve, the stop rule) itself from the same values, so decisions
  * are uniform and no broadcast is needed. patch holds 4 * win_w * win_h shorts: I*, Ix*, Iy*, and
- * J* - I* of the current iteration. */
+ * J* - I* of the current iteration; terms the float terms of an iteration's b sums, made by all
+ * work-items so that each chain is only a run of loads and additions (a chain's length, not its
+ * arithmetic, bounds an iteration). */
 #define LK_GROUP 32
+#define LK_ERR_EXACT_AREA ((1 << 24) / 8160) /* windows whose |J - I| sums stay exact in float */
+/* Window samples a work-item makes at once: their global loads are in flight together (a loop
+ * of one sample at a time waits out the memory latency per sample). */
+#define LK_BATCH 4
+
+/* Moves (x, y) of a window element (row-major, win_w wide) to that of the element LK_GROUP on:
+ * work-items walk the window without integer divisions. */
+INLINE void next_element(int* x, int* y, int win_w) {
+  *x += LK_GROUP;
+  while (*x >= win_w) {
+    *x -= win_w;
+    *y += 1;
+  }
+}
+
+/* A chain of float additions in order, its loads issued eight at a time. */
+INLINE float chain_sum(LOCAL const float* c, int len) {
+  float acc = 0.0f;
+  int t = 0;
+  for (; t + 8 <= len; t += 8) {
+    float v[8];
+    UNROLL for (int k = 0; k < 8; ++k) v[k] = c[t + k];
+    UNROLL for (int k = 0; k < 8; ++k) acc = v[k] + acc;
+  }
+  for (; t < len; ++t) acc = c[t] + acc;
+  return acc;
+}
 
 KERNEL REQD_GROUP_SIZE(LK_GROUP, 1, 1) void pyr_lk_level_group(
     int npoints, int level, int max_level, int use_initial_flow, int get_min_eig, int has_err, int win_w, int win_h,
     int max_count, double epsilon_sq, float min_eig_threshold, int cols, int rows, CONST_IMAGE_PARAM(uchar, I),
     CONST_IMAGE_PARAM(short, dI), CONST_IMAGE_PARAM(uchar, J), CONST_ARRAY_PARAM(float, prev_pts),
-    ARRAY_PARAM(float, next_pts), ARRAY_PARAM(uchar, status), ARRAY_PARAM(float, err), LOCAL short* patch) {
+    ARRAY_PARAM(float, next_pts), ARRAY_PARAM(uchar, status), ARRAY_PARAM(float, err), LOCAL_PARAM(short, patch),
+    LOCAL_PARAM(float, terms)) {
   LOCAL_MEM float sums[16];
+  LOCAL_MEM int parts[LK_GROUP];
   const int p = GROUP_ID(0);
   const int lid = LOCAL_ID(0);
   const int area = win_w * win_h;
@@ -300,14 +331,28 @@ KERNEL REQD_GROUP_SIZE(LK_GROUP, 1, 1) void pyr_lk_level_group(
     return;
   }
   const int4 wp = bilinear_weights(prev_x - (float)ipx, prev_y - (float)ipy);
-  const int chunks = win_w / 8, tail = 8 * chunks;
+  const int chunks = win_w / 8, tail = 8 * chunks, tail_w = win_w - tail;
+  const int lb = win_h * chunks, lt = win_h * tail_w; /* lengths of the b chains */
 
-  for (int e = lid; e < area; e += LK_GROUP) {
-    const int y = e / win_w, x = e - y * win_w;
-    pI[e] = (short)sample_image(I, I_offset, I_step, ipx + x, ipy + y, wp);
-    const int2 d = sample_deriv(dI, dI_offset, dI_step, ipx + x, ipy + y, wp);
-    pX[e] = (short)d.x;
-    pY[e] = (short)d.y;
+  const int x0 = lid % win_w, y0 = lid / win_w; /* this work-item's first window element */
+  for (int e0 = lid, x = x0, y = y0; e0 < area; e0 += LK_BATCH * LK_GROUP) {
+    int vi[LK_BATCH];
+    int2 vd[LK_BATCH];
+    UNROLL for (int k = 0; k < LK_BATCH; ++k) {
+      const bool inside = y < win_h; /* past the window: sample its last pixel, keep nothing */
+      const int sx = ipx + (inside ? x : win_w - 1), sy = ipy + (inside ? y : win_h - 1);
+      vi[k] = sample_image(I, I_offset, I_step, sx, sy, wp);
+      vd[k] = sample_deriv(dI, dI_offset, dI_step, sx, sy, wp);
+      next_element(&x, &y, win_w);
+    }
+    UNROLL for (int k = 0; k < LK_BATCH; ++k) {
+      const int e = e0 + k * LK_GROUP;
+      if (e < area) {
+        pI[e] = (short)vi[k];
+        pX[e] = (short)vd[k].x;
+        pY[e] = (short)vd[k].y;
+      }
+    }
   }
   BARRIER_LOCAL();
   /* Chains 0-11: lane (lid % 4) of A11, A12, A22 (lid / 4); 12-14: the scalar tail sums. */
@@ -367,34 +412,43 @@ KERNEL REQD_GROUP_SIZE(LK_GROUP, 1, 1) void pyr_lk_level_group(
       break;
     }
     const int4 wn = bilinear_weights(next_x - (float)inx, next_y - (float)iny);
-    for (int e = lid; e < area; e += LK_GROUP) {
-      const int y = e / win_w, x = e - y * win_w;
-      pD[e] = (short)(sample_image(J, J_offset, J_step, inx + x, iny + y, wn) - pI[e]);
+    int x = x0, y = y0;
+    for (int e0 = lid; e0 < area; e0 += LK_BATCH * LK_GROUP) {
+      int vj[LK_BATCH];
+      UNROLL for (int k = 0; k < LK_BATCH; ++k) {
+        const bool inside = y < win_h; /* past the window: sample its last pixel, keep nothing */
+        vj[k] = sample_image(J, J_offset, J_step, inx + (inside ? x : win_w - 1), iny + (inside ? y : win_h - 1), wn);
+        next_element(&x, &y, win_w);
+      }
+      UNROLL for (int k = 0; k < LK_BATCH; ++k) {
+        const int e = e0 + k * LK_GROUP;
+        if (e < area) pD[e] = (short)(vj[k] - pI[e]);
+      }
     }
     BARRIER_LOCAL();
-    /* Chains 0-7: OpenCV's b lanes (pair lid / 2 of columns k, k + 4; Ix for even lid, Iy for
-     * odd); 8-9: the scalar tail sums of b1, b2. */
+    /* The terms of the b chains, element by element. Chains 0-7: OpenCV's b lanes (pair k of
+     * columns 8c + k, 8c + k + 4, made at column 8c + k; Ix in chain 2k, Iy in 2k + 1), lb terms
+     * each, row after row and chunk after chunk; 8-9: the scalar tail sums of b1, b2, lt terms
+     * each, row after row. */
+    x = x0;
+    y = y0;
+    for (int e = lid; e < area; e += LK_GROUP) {
+      if (x >= tail) {
+        const int t = y * tail_w + (x - tail);
+        terms[8 * lb + t] = (float)(pD[e] * pX[e]);
+        terms[8 * lb + lt + t] = (float)(pD[e] * pY[e]);
+      } else if ((x & 7) < 4) {
+        const int k = x & 7, t = y * chunks + (x >> 3);
+        terms[2 * k * lb + t] = (float)(pD[e] * pX[e] + pD[e + 4] * pX[e + 4]);
+        terms[(2 * k + 1) * lb + t] = (float)(pD[e] * pY[e] + pD[e + 4] * pY[e + 4]);
+      }
+      next_element(&x, &y, win_w);
+    }
+    BARRIER_LOCAL();
     if (lid < 8) {
-      const int k = lid / 2;
-      LOCAL const short* g = (lid & 1) ? pY : pX;
-      float acc = 0.0f;
-      for (int y = 0; y < win_h; ++y) {
-        for (int c = 0; c < chunks; ++c) {
-          const int e = y * win_w + 8 * c + k;
-          acc += (float)(pD[e] * g[e] + pD[e + 4] * g[e + 4]);
-        }
-      }
-      sums[lid] = acc;
+      sums[lid] = chain_sum(terms + lid * lb, lb);
     } else if (lid < 10) {
-      LOCAL const short* g = lid == 9 ? pY : pX;
-      float acc = 0.0f;
-      for (int y = 0; y < win_h; ++y) {
-        for (int x = tail; x < win_w; ++x) {
-          const int e = y * win_w + x;
-          acc += (float)(pD[e] * g[e]);
-        }
-      }
-      sums[lid] = acc;
+      sums[lid] = chain_sum(terms + 8 * lb + (lid - 8) * lt, lt);
     }
     BARRIER_LOCAL();
     /* sums 0-3 are the lanes of OpenCV's qb0 (pairs 0, 1), 4-7 those of qb1 (pairs 2, 3). */
@@ -421,14 +475,38 @@ KERNEL REQD_GROUP_SIZE(LK_GROUP, 1, 1) void pyr_lk_level_group(
     return;
   }
   const int4 wf = bilinear_weights(fx - (float)ifx, fy - (float)ify);
-  for (int e = lid; e < area; e += LK_GROUP) {
-    const int y = e / win_w, x = e - y * win_w;
-    pD[e] = (short)(sample_image(J, J_offset, J_step, ifx + x, ify + y, wf) - pI[e]);
+  int part = 0;
+  int x = x0, y = y0;
+  for (int e0 = lid; e0 < area; e0 += LK_BATCH * LK_GROUP) {
+    int vj[LK_BATCH];
+    UNROLL for (int k = 0; k < LK_BATCH; ++k) {
+      const bool inside = y < win_h; /* past the window: sample its last pixel, keep nothing */
+      vj[k] = sample_image(J, J_offset, J_step, ifx + (inside ? x : win_w - 1), ify + (inside ? y : win_h - 1), wf);
+      next_element(&x, &y, win_w);
+    }
+    UNROLL for (int k = 0; k < LK_BATCH; ++k) {
+      const int e = e0 + k * LK_GROUP;
+      if (e < area) {
+        const int diff = vj[k] - pI[e];
+        pD[e] = (short)diff;
+        part += diff < 0 ? -diff : diff;
+      }
+    }
   }
+  parts[lid] = part;
   BARRIER_LOCAL();
   if (writer) {
+    /* OpenCV adds |diff| (integers of at most 8160) in float one by one; while the window is
+     * small enough that every partial sum stays below 2^24, each addition is exact and any
+     * order gives the same float: the work-items' integer parts. */
     float e = 0.0f;
-    for (int i = 0; i < area; ++i) e += fabs((float)pD[i]);
+    if (area <= LK_ERR_EXACT_AREA) {
+      int total = 0;
+      for (int i = 0; i < LK_GROUP; ++i) total += parts[i];
+      e = (float)total;
+    } else {
+      for (int i = 0; i < area; ++i) e += fabs((float)pD[i]);
+    }
     ARRAY_AT(err, p) = div_rn(e, (float)(32 * win_w * win_h));
   }
 }

@@ -11,6 +11,7 @@
  * pixels; to_level maps level-0 positions to this level (level i samples level i - 1 at
  * S x + S / 2). */
 #define SEED_GROUP 64
+#define SEED_ROWS 4 /* window rows sampled at once */
 
 INLINE float bilinear_f(CONST_IMAGE_PARAM(float, img), int width, int height, float x, float y) {
   x = clamp(x, 0.0f, (float)(width - 1));
@@ -69,24 +70,33 @@ KERNEL REQD_GROUP_SIZE(SEED_GROUP, 1, 1) void seed_klt_level(
     float gxx = 0.0f, gxy = 0.0f, gyy = 0.0f, ex = 0.0f, ey = 0.0f;
     if (member && state[f] == 0) {
       const float ux = pos[4 * f] - hw + (float)col, dx = pos[4 * f + 2], dy = pos[4 * f + 3];
-      for (int r = 0; r < win_h; ++r) {
-        const float uy = pos[4 * f + 1] - hh + (float)r;
-        const float vx = ux + dx, vy = uy + dy;
-        const float diff = bilinear_f(I, I_offset, I_step, width, height, ux, uy) -
-                           bilinear_f(J, J_offset, J_step, width, height, vx, vy);
-        const float gx = 0.5f * (bilinear_f(I, I_offset, I_step, width, height, ux + 1.0f, uy) -
-                                 bilinear_f(I, I_offset, I_step, width, height, ux - 1.0f, uy) +
-                                 bilinear_f(J, J_offset, J_step, width, height, vx + 1.0f, vy) -
-                                 bilinear_f(J, J_offset, J_step, width, height, vx - 1.0f, vy));
-        const float gy = 0.5f * (bilinear_f(I, I_offset, I_step, width, height, ux, uy + 1.0f) -
-                                 bilinear_f(I, I_offset, I_step, width, height, ux, uy - 1.0f) +
-                                 bilinear_f(J, J_offset, J_step, width, height, vx, vy + 1.0f) -
-                                 bilinear_f(J, J_offset, J_step, width, height, vx, vy - 1.0f));
-        gxx += gx * gx;
-        gxy += gx * gy;
-        gyy += gy * gy;
-        ex += diff * gx;
-        ey += diff * gy;
+      /* SEED_ROWS rows at a time, so that their samples' loads are in flight together; the sums
+       * still take the rows in order. */
+      for (int r0 = 0; r0 < win_h; r0 += SEED_ROWS) {
+        float diff[SEED_ROWS], gx[SEED_ROWS], gy[SEED_ROWS];
+        UNROLL for (int k = 0; k < SEED_ROWS; ++k) {
+          const float uy = pos[4 * f + 1] - hh + (float)min(r0 + k, win_h - 1);
+          const float vx = ux + dx, vy = uy + dy;
+          diff[k] = bilinear_f(I, I_offset, I_step, width, height, ux, uy) -
+                    bilinear_f(J, J_offset, J_step, width, height, vx, vy);
+          gx[k] = 0.5f * (bilinear_f(I, I_offset, I_step, width, height, ux + 1.0f, uy) -
+                          bilinear_f(I, I_offset, I_step, width, height, ux - 1.0f, uy) +
+                          bilinear_f(J, J_offset, J_step, width, height, vx + 1.0f, vy) -
+                          bilinear_f(J, J_offset, J_step, width, height, vx - 1.0f, vy));
+          gy[k] = 0.5f * (bilinear_f(I, I_offset, I_step, width, height, ux, uy + 1.0f) -
+                          bilinear_f(I, I_offset, I_step, width, height, ux, uy - 1.0f) +
+                          bilinear_f(J, J_offset, J_step, width, height, vx, vy + 1.0f) -
+                          bilinear_f(J, J_offset, J_step, width, height, vx, vy - 1.0f));
+        }
+        UNROLL for (int k = 0; k < SEED_ROWS; ++k) {
+          if (r0 + k < win_h) {
+            gxx += gx[k] * gx[k];
+            gxy += gx[k] * gy[k];
+            gyy += gy[k] * gy[k];
+            ex += diff[k] * gx[k];
+            ey += diff[k] * gy[k];
+          }
+        }
       }
     }
     part[5 * lid] = gxx;

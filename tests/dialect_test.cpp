@@ -130,6 +130,20 @@ std::vector<std::string> problems(std::string_view path, std::string_view text, 
            "a variable declared with " + (*it)[1].str() + ": use " + (*it)[1].str() + "_MEM (" + (*it)[1].str() +
                " alone qualifies pointers)");
   }
+  // A kernel's local-memory argument must be a LOCAL_PARAM: on CUDA the host passes an offset
+  // into the launch's dynamic shared memory, which a plain LOCAL pointer would take as an address.
+  static const std::regex kernel_head(R"(\bKERNEL\b[^{;]*?\bvoid\s+\w+\s*\()");
+  static const std::regex local_pointer(R"(\bLOCAL\s)");
+  for (std::sregex_iterator it(code.begin(), code.end(), kernel_head), end; it != end; ++it) {
+    std::size_t at = static_cast<std::size_t>(it->position() + it->length());
+    const std::size_t begin = at;
+    for (int depth = 1; at < code.size() && depth > 0; ++at) depth += code[at] == '(' ? 1 : code[at] == ')' ? -1 : 0;
+    const std::string params = code.substr(begin, at - begin);
+    std::smatch m;
+    if (std::regex_search(params, m, local_pointer)) {
+      report(begin + static_cast<std::size_t>(m.position()), "a kernel's local-memory argument: use LOCAL_PARAM(T, name)");
+    }
+  }
   return found;
 }
 
@@ -160,6 +174,8 @@ TEST(Dialect, CheckFindsUnmappedAndRawNames) {
   EXPECT_EQ(count("LOCAL uint tile[64];"), 1u);
   EXPECT_EQ(count("LOCAL_MEM uint tile[64]; LOCAL const uint* p = tile;"), 0u);
   EXPECT_EQ(count("/* get_global_id(0) in a comment */ int a = 1;"), 0u);
+  EXPECT_EQ(count("KERNEL REQD_GROUP_SIZE(32, 1, 1) void k(int n, LOCAL short* tile) {}"), 1u);
+  EXPECT_EQ(count("KERNEL void k(int n, LOCAL_PARAM(short, tile)) { LOCAL short* p = tile; }"), 0u);
 }
 
 }  // namespace

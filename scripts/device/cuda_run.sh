@@ -7,8 +7,14 @@
 #            built (PLINTH_RECORD_PROGRAMS) and a hash of every compared output
 #            (PLINTH_RECORD_OUTPUTS); then the outputs compared between the backends
 #   calls    back-to-back small calls by the host clock (`plinth calls`) on both backends
-#   bench    `plinth bench` at 1920x1080 and 3840x2160 on both backends (JSON)
+#   bench    `plinth bench` at 1920x1080 and 3840x2160 on both backends (JSON; SIZES, OPS)
+#   klt      plinth_klt_tests (carried with PLINTH_CARRY_KLT_TESTS=1) on both backends, then the
+#            fused multiply-adds in the PTX NVIDIA's OpenCL made of each cached program (kernels
+#            are written for FP_CONTRACT OFF: any fma.rn.f32 there that the source does not ask
+#            for is a contraction)
 # Usage: CARRY=.carry/cuda STAGES="env tests calls bench" bash $CARRY/src/scripts/device/cuda_run.sh
+# or, with prepare.sh's .carry/device and the checkout itself as the source tree (the run tool's
+# working copy): CARRY=.carry STAGES="env klt" bash scripts/device/cuda_run.sh
 # (BACKENDS="cuda" runs the suite on CUDA only; the outputs then compare with an earlier run's.)
 set -uo pipefail
 carry=$(cd "${CARRY:-.carry/cuda}" && pwd)
@@ -28,7 +34,9 @@ if ! grep -qsil nvidia /etc/OpenCL/vendors/*.icd 2>/dev/null && ldconfig -p | gr
   echo libnvidia-opencl.so.1 > "$work/vendors/nvidia.icd" && export OCL_ICD_VENDORS=$work/vendors
 fi
 src_dir=$(sed -n 's/^source_dir=//p' "$carry/device/MANIFEST" 2>/dev/null)
-if [ -n "$src_dir" ] && [ ! -e "$src_dir" ]; then mkdir -p "$(dirname "$src_dir")" && ln -s "$carry/src" "$src_dir"; fi
+src_tree=$carry/src
+[ -d "$src_tree" ] || src_tree=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+if [ -n "$src_dir" ] && [ ! -e "$src_dir" ]; then mkdir -p "$(dirname "$src_dir")" && ln -s "$src_tree" "$src_dir"; fi
 export LD_LIBRARY_PATH=$tests_libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 bin=$carry/device/bin
 
@@ -88,9 +96,24 @@ if has bench; then
   left=$((540 - ($(date +%s) - start)))
   for b in cuda opencl; do
     secs=$(( left / 2 - 10 )); (( secs < 30 )) && secs=30
+    # shellcheck disable=SC2086  # OPS: op names, split on purpose
     timeout -k 5 "$secs" "$bin/plinth" --device "${selector[$b]}" bench --sizes "${SIZES:-1920x1080,3840x2160}" --runs 20 \
-      --max-case-seconds 2 --max-seconds $((secs - 15)) --json "$OUT/bench_$b.json" > "$OUT/bench_$b.txt" 2>&1
+      --max-case-seconds 2 --max-seconds $((secs - 15)) --json "$OUT/bench_$b.json" ${OPS:-} > "$OUT/bench_$b.txt" 2>&1
     echo "bench $b: exit $?"; tail -60 "$OUT/bench_$b.txt"
   done
+fi
+if has klt; then
+  for backend in ${BACKENDS:-cuda opencl}; do
+    echo "===== klt tests on ${selector[$backend]}"
+    PLINTH_DEVICE=${selector[$backend]} timeout -k 5 "${KLT_SECONDS:-150}" "$bin/plinth_klt_tests" --gtest_brief=1 \
+      > "$OUT/klt_$backend.log" 2>&1
+    echo "exit $?"; grep -E "^\[  FAILED|tests ran|PASSED|rror" "$OUT/klt_$backend.log" | head -20
+  done
+  echo "fma.rn.f32 in NVIDIA OpenCL's PTX, per cached program (first kernel named):"
+  for f in "$work"/cache/*.bin; do
+    [ -e "$f" ] || continue
+    n=$(grep -ac 'fma\.rn\.f32' "$f"); name=$(grep -ao '\.entry [A-Za-z0-9_]*' "$f" | head -1)
+    [ -n "$name" ] && echo "  $n ${name#.entry }"
+  done | sort -k2 | uniq
 fi
 echo "done in $(( $(date +%s) - start )) s"

@@ -110,6 +110,9 @@ class Device {
   // The compiler option that holds a kernel to `registers` registers per work-item, where the
   // device's compiler has one (NVIDIA's); "" elsewhere.
   virtual std::string register_limit_option(int registers) const = 0;
+  // The options every program is built with before an op's own (language, vendor macro, rounding);
+  // part of the program cache's key.
+  virtual const std::string& base_build_options() const = 0;
   virtual std::unique_ptr<QueueImpl> create_queue() = 0;
   virtual std::unique_ptr<QueueImpl> wrap_queue(void* native) = 0;
   virtual void* native_context() const = 0;

@@ -181,7 +181,8 @@ std::shared_ptr<Program> ProgramCache::get(Device& device, std::string_view file
   const std::string source = resolved_kernel_source(file);
   const DeviceInfo& info = device.info();
   std::uint64_t key = fnv1a(source);
-  for (std::string_view part : {std::string_view(options.str()), std::string_view(info.name),
+  for (std::string_view part : {std::string_view(device.base_build_options()), std::string_view(options.str()),
+                                std::string_view(info.name),
                                 std::string_view(info.platform_version), std::string_view(info.driver_version),
                                 std::string_view(info.device_version)}) {
     key = fnv1a(part, fnv1a("\x1f", key));

@@ -26,7 +26,7 @@ constexpr std::array<MethodInfo, 2> kMethods{{
 
 constexpr std::size_t kGroup = 64;
 constexpr std::size_t kPointGroup = 32;              // LK_GROUP in kernels/pyr_lk.cl
-constexpr std::size_t kMaxPatchBytes = 16 * 1024;  // local memory of one point's window samples
+constexpr std::size_t kMaxPatchBytes = 24 * 1024;  // local memory of one point's window samples and terms
 
 void check_points(Queue& queue, const DeviceArray& a, std::int64_t n, Format format, const char* op, const char* arg) {
   if (a.empty()) throw Error(ErrorCode::invalid_argument, op, arg, "is empty");
@@ -135,11 +135,14 @@ Event calc_optical_flow_pyr_lk(Queue& queue, const OpticalFlowPyramid& prev, con
   const auto [max_count, eps_sq] = effective_criteria(params.criteria);
   const auto program = detail::get_program(queue, "pyr_lk.cl", detail::BuildOptions{}.define("PLINTH_NEED_FP64"));
   const int npoints = static_cast<int>(n);
-  const std::size_t patch_bytes = 4 * sizeof(std::int16_t) * static_cast<std::size_t>(params.win_size.width) *
-                                  static_cast<std::size_t>(params.win_size.height);
+  // The group kernel's local memory: the window's samples (4 shorts a pixel) and the float terms
+  // of the b sums (8 lane chains of win_h * (win_w / 8) terms, 2 tail chains of win_h * (win_w % 8)).
+  const auto win_w = static_cast<std::size_t>(params.win_size.width), win_h = static_cast<std::size_t>(params.win_size.height);
+  const std::size_t patch_bytes = 4 * sizeof(std::int16_t) * win_w * win_h;
+  const std::size_t terms_bytes = sizeof(float) * win_h * (8 * (win_w / 8) + 2 * (win_w % 8));
   const std::uint64_t local_memory = queue.context().device().local_memory;
-  const bool grouped = !params.one_item_per_point && patch_bytes <= kMaxPatchBytes &&
-                       (local_memory == 0 || patch_bytes + 1024 <= local_memory);
+  const bool grouped = !params.one_item_per_point && patch_bytes + terms_bytes <= kMaxPatchBytes &&
+                       (local_memory == 0 || patch_bytes + terms_bytes + 1024 <= local_memory);
   Event first, last;
   for (int level = max_level; level >= 0; --level) {
     const auto L = static_cast<std::size_t>(level);
@@ -164,7 +167,7 @@ Event calc_optical_flow_pyr_lk(Queue& queue, const OpticalFlowPyramid& prev, con
     }
     Event e;
     if (grouped) {
-      launch.local(patch_bytes);
+      launch.local(patch_bytes).local(terms_bytes);
       e = Event(launch.run(detail::range(static_cast<std::size_t>(npoints) * kPointGroup), detail::range(kPointGroup)));
     } else {
       e = Event(launch.run(detail::range(detail::round_up(static_cast<std::size_t>(npoints), kGroup)), detail::range(kGroup)));

@@ -62,7 +62,8 @@ DeviceInfo describe_device(const Driver& api, CUdevice device, int ordinal, int*
 }
 
 CuDevice::CuDevice(CUdevice device, CUcontext context, bool primary, DeviceInfo info, int arch)
-    : api_(require_driver()), device_(device), context_(context), primary_(primary), info_(std::move(info)), arch_(arch) {}
+    : api_(require_driver()), device_(device), context_(context), primary_(primary), info_(std::move(info)), arch_(arch),
+      base_options_(base_options(arch)) {}
 
 CuDevice::~CuDevice() {
   if (primary_) api_.cuDevicePrimaryCtxRelease(device_);

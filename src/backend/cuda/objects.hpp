@@ -149,6 +149,7 @@ class CuDevice final : public detail::Device {
                                          std::string_view label) override;
   std::shared_ptr<detail::Program> load_binary(std::span<const std::byte> binary, std::string_view options) override;
   std::string register_limit_option(int registers) const override;
+  const std::string& base_build_options() const override { return base_options_; }
   std::unique_ptr<detail::QueueImpl> create_queue() override;
   std::unique_ptr<detail::QueueImpl> wrap_queue(void* native) override;
   void* native_context() const override { return context_; }
@@ -165,6 +166,7 @@ class CuDevice final : public detail::Device {
   bool primary_;
   DeviceInfo info_;
   int arch_;
+  std::string base_options_;
 };
 
 // Describes CUDA device `ordinal` (its index among CUDA devices).

@@ -40,7 +40,7 @@ std::vector<std::byte> CuProgram::binary() const {
 std::shared_ptr<detail::Program> CuDevice::build(std::string_view source, std::string_view options,
                                                  std::string_view label) {
   const Nvrtc& rtc = require_nvrtc();
-  const std::string all_options = base_options(arch_) + std::string(options);
+  const std::string all_options = base_options_ + std::string(options);
   std::string cubin = compile(rtc, std::string(source), all_options, std::string(label), false, nullptr);
   make_current(api_, context_);
   CUmodule module = nullptr;

@@ -73,9 +73,16 @@ namespace {
 bool is_nvidia(const DeviceInfo& info) { return info.platform.find("NVIDIA") != std::string::npos; }
 }  // namespace
 
-std::string base_build_options(const DeviceInfo& info) {
+std::string base_build_options(const DeviceInfo& info, const cl::Device& device) {
   std::string options = "-cl-std=CL1.2";
   if (is_nvidia(info)) options += " -D PLINTH_NVIDIA";
+  // OpenCL lets a float a / b or sqrt be off by up to 2.5 / 3 ulp unless asked; OpenCV's CPU
+  // results (and CUDA's defaults) are correctly rounded. NVIDIA's compiler also narrows
+  // (float)((double)a / b) to a float division, so doubles alone do not avoid it.
+  cl_device_fp_config fp = 0;
+  if (device.getInfo(CL_DEVICE_SINGLE_FP_CONFIG, &fp) == CL_SUCCESS && (fp & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) != 0) {
+    options += " -cl-fp32-correctly-rounded-divide-sqrt";
+  }
   return options;
 }
 

@@ -12,6 +12,11 @@ namespace plinth::opencl {
 
 class ClDevice;
 
+// Options every program is built with, before the op's own -D options: the language version, a
+// vendor macro for the dialect's vendor-specific paths (PLINTH_NVIDIA) and, where the device
+// offers it, correctly rounded single-precision division and square root.
+std::string base_build_options(const DeviceInfo& info, const cl::Device& device);
+
 class ClBuffer final : public detail::Buffer {
  public:
   ClBuffer(cl::Buffer buffer, std::size_t size, const ClDevice* device)
@@ -96,7 +101,10 @@ class ClQueue final : public detail::QueueImpl {
 class ClDevice final : public detail::Device {
  public:
   ClDevice(cl::Context context, cl::Device device, DeviceInfo info)
-      : context_(std::move(context)), device_(std::move(device)), info_(std::move(info)) {}
+      : context_(std::move(context)),
+        device_(std::move(device)),
+        info_(std::move(info)),
+        base_options_(opencl::base_build_options(info_, device_)) {}
   const DeviceInfo& info() const override { return info_; }
   std::shared_ptr<detail::Buffer> allocate(std::size_t bytes) override;
   std::shared_ptr<detail::Buffer> wrap_buffer(void* native) override;
@@ -104,6 +112,7 @@ class ClDevice final : public detail::Device {
                                          std::string_view label) override;
   std::shared_ptr<detail::Program> load_binary(std::span<const std::byte> binary, std::string_view options) override;
   std::string register_limit_option(int registers) const override;
+  const std::string& base_build_options() const override { return base_options_; }
   std::unique_ptr<detail::QueueImpl> create_queue() override;
   std::unique_ptr<detail::QueueImpl> wrap_queue(void* native) override;
   void* native_context() const override { return context_(); }
@@ -113,12 +122,10 @@ class ClDevice final : public detail::Device {
   cl::Context context_;
   cl::Device device_;
   DeviceInfo info_;
+  std::string base_options_;
 };
 
 // Reads a device's properties into a DeviceInfo.
 DeviceInfo describe_device(const cl::Platform& platform, const cl::Device& device, int index);
-// Options every program is built with, before the op's own -D options: the language version and
-// a vendor macro for the dialect's vendor-specific paths (PLINTH_NVIDIA).
-std::string base_build_options(const DeviceInfo& info);
 
 }  // namespace plinth::opencl

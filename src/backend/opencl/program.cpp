@@ -50,7 +50,7 @@ std::shared_ptr<detail::Program> ClDevice::build(std::string_view source, std::s
   cl_int status = CL_SUCCESS;
   cl::Program program(context_, std::string(source), false, &status);
   check(status, "clCreateProgramWithSource");
-  const std::string all_options = base_build_options(info_) + std::string(options);
+  const std::string all_options = base_options_ + std::string(options);
   status = program.build(std::vector<cl::Device>{device_}, all_options.c_str());
   if (status != CL_SUCCESS) {
     throw Error(ErrorCode::kernel_build, "build", std::string(label),
@@ -67,7 +67,7 @@ std::shared_ptr<detail::Program> ClDevice::load_binary(std::span<const std::byte
   cl_int status = CL_SUCCESS;
   cl::Program program(context_, std::vector<cl::Device>{device_}, binaries, &binary_status, &status);
   if (status != CL_SUCCESS) return nullptr;
-  const std::string all_options = base_build_options(info_) + std::string(options);
+  const std::string all_options = base_options_ + std::string(options);
   if (program.build(std::vector<cl::Device>{device_}, all_options.c_str()) != CL_SUCCESS) return nullptr;
   return std::make_shared<ClProgram>(std::move(program), device_);
 }
