@@ -2,6 +2,16 @@
 plinth's C++ library (OpenCL kernels) for Python; use the `plinth` package.
 """
 
+import numpy
+from numpy.typing import ArrayLike, NDArray
+from typing import TypeAlias
+
+# An image argument: a NumPy array (synchronous call, NumPy result) or a DeviceImage (asynchronous call,
+# DeviceImage result).
+Image: TypeAlias = "NDArray | DeviceImage"
+# A depth: a cv2 code (CV_8U .. CV_64F, -1 for the default), a name ("u8", "u32", "f32") or a NumPy dtype.
+Depth: TypeAlias = "int | str | numpy.dtype | type"
+
 from plinth import (
     ArgumentError as ArgumentError,
     DeviceError as DeviceError,
@@ -74,12 +84,12 @@ class Queue:
     def finish(self) -> None:
         """Waits (the GIL released) for everything enqueued so far."""
 
-    def upload(self, array: object, blocking: bool = True) -> DeviceImage:
+    def upload(self, array: ArrayLike, blocking: bool = True) -> DeviceImage:
         """
         Copies a NumPy image to a new DeviceImage. With blocking=False the copy is only enqueued: the array must not change until the DeviceImage's event (or finish()) completes; the queue keeps it alive.
         """
 
-    def download(self, image: DeviceImage | None, out: object | None = None, blocking: bool = True) -> object:
+    def download(self, image: DeviceImage | None, out: ArrayLike | None = None, blocking: bool = True) -> NDArray | tuple[NDArray, Event]:
         """
         Copies a DeviceImage into a new NumPy array (or into `out`, same shape and dtype, without a copy of the array). With blocking=False returns (array, Event): read the array after the event.
         """
@@ -87,7 +97,7 @@ class Queue:
 class DeviceImage:
     """An image in device memory (rows padded to a pitch)."""
 
-    def __init__(self, width: int, height: int, dtype: object = 'u8', channels: int = 1, context: Context | None = None) -> None:
+    def __init__(self, width: int, height: int, dtype: Depth = 'u8', channels: int = 1, context: Context | None = None) -> None:
         """Allocates an image (contents undefined)."""
 
     @property
@@ -104,7 +114,7 @@ class DeviceImage:
         """Bytes from one row to the next."""
 
     @property
-    def dtype(self) -> object: ...
+    def dtype(self) -> numpy.dtype: ...
 
     @property
     def shape(self) -> tuple:
@@ -116,7 +126,7 @@ class DeviceImage:
     def event(self) -> Event:
         """The event of the operation that produced this image."""
 
-    def download(self, queue: Queue | None = None) -> object:
+    def download(self, queue: Queue | None = None) -> NDArray:
         """A NumPy copy of the image (waits)."""
 
     def __repr__(self) -> str: ...
@@ -124,7 +134,7 @@ class DeviceImage:
 class HostImage:
     """A plinth view of a NumPy image's memory, without a copy."""
 
-    def __init__(self, array: object) -> None:
+    def __init__(self, array: ArrayLike) -> None:
         """
         Views `array` (shape (h, w) or (h, w, c), contiguous rows); the array is kept alive.
         """
@@ -143,85 +153,85 @@ class HostImage:
         """Bytes between rows (the array's strides[0])."""
 
     @property
-    def dtype(self) -> object: ...
+    def dtype(self) -> numpy.dtype: ...
 
     @property
     def data_ptr(self) -> int:
         """Address of the first pixel (equals the array's ctypes.data)."""
 
-    def numpy(self) -> object:
+    def numpy(self) -> NDArray:
         """A NumPy array over the same memory (no copy)."""
 
-def integral(src: object | None, sdepth: object | None = -1, dst: object | None = None, queue: Queue | None = None) -> object:
+def integral(src: Image | None, sdepth: Depth | None = -1, dst: Image | None = None, queue: Queue | None = None) -> Image:
     """
     cv2.integral: the (W+1) x (H+1) sum image (sdepth default: int32 for uint8, else float64).
     """
 
-def integral2(src: object | None, sdepth: object | None = -1, sqdepth: object | None = -1, queue: Queue | None = None) -> object:
+def integral2(src: Image | None, sdepth: Depth | None = -1, sqdepth: Depth | None = -1, queue: Queue | None = None) -> Image:
     """cv2.integral2: (sum, sqsum); sqdepth default float64."""
 
-def integral3(src: object | None, sdepth: object | None = -1, sqdepth: object | None = -1, queue: Queue | None = None) -> object:
+def integral3(src: Image | None, sdepth: Depth | None = -1, sqdepth: Depth | None = -1, queue: Queue | None = None) -> Image:
     """cv2.integral3: (sum, sqsum, tilted)."""
 
-def boxFilter(src: object | None, ddepth: object | None, ksize: object, anchor: object = (-1, -1), normalize: bool = True, borderType: int = 4, dst: object | None = None, queue: Queue | None = None) -> object:
+def boxFilter(src: Image | None, ddepth: Depth | None, ksize: tuple[int, int], anchor: tuple[int, int] = (-1, -1), normalize: bool = True, borderType: int = 4, dst: Image | None = None, queue: Queue | None = None) -> Image:
     """
     cv2.boxFilter: window sums (normalize=True: means). uint8, uint16, float32 sources.
     """
 
-def blur(src: object | None, ksize: object, anchor: object = (-1, -1), borderType: int = 4, dst: object | None = None, queue: Queue | None = None) -> object:
+def blur(src: Image | None, ksize: tuple[int, int], anchor: tuple[int, int] = (-1, -1), borderType: int = 4, dst: Image | None = None, queue: Queue | None = None) -> Image:
     """cv2.blur: the normalized box filter."""
 
-def sepFilter2D(src: object | None, ddepth: object | None, kernelX: object, kernelY: object, anchor: object = (-1, -1), delta: float = 0.0, borderType: int = 4, dst: object | None = None, queue: Queue | None = None) -> object:
+def sepFilter2D(src: Image | None, ddepth: Depth | None, kernelX: ArrayLike, kernelY: ArrayLike, anchor: tuple[int, int] = (-1, -1), delta: float = 0.0, borderType: int = 4, dst: Image | None = None, queue: Queue | None = None) -> Image:
     """
     cv2.sepFilter2D: correlation with kernelX along rows and kernelY along columns (float32 coefficients).
     """
 
-def filter2D(src: object | None, ddepth: object | None, kernel: object, anchor: object = (-1, -1), delta: float = 0.0, borderType: int = 4, dst: object | None = None, queue: Queue | None = None) -> object:
+def filter2D(src: Image | None, ddepth: Depth | None, kernel: ArrayLike, anchor: tuple[int, int] = (-1, -1), delta: float = 0.0, borderType: int = 4, dst: Image | None = None, queue: Queue | None = None) -> Image:
     """
     cv2.filter2D: correlation with a 2-D kernel (rows x columns, float32 coefficients).
     """
 
-def GaussianBlur(src: object | None, ksize: object, sigmaX: float, sigmaY: float = 0.0, borderType: int = 4, dst: object | None = None, queue: Queue | None = None) -> object:
+def GaussianBlur(src: Image | None, ksize: tuple[int, int], sigmaX: float, sigmaY: float = 0.0, borderType: int = 4, dst: Image | None = None, queue: Queue | None = None) -> Image:
     """
     cv2.GaussianBlur: uint8 and uint16 bit-exact (OpenCV's fixed point), float32.
     """
 
-def medianBlur(src: object | None, ksize: int, dst: object | None = None, queue: Queue | None = None) -> object:
+def medianBlur(src: Image | None, ksize: int, dst: Image | None = None, queue: Queue | None = None) -> Image:
     """
     cv2.medianBlur: median of the ksize x ksize window (replicated border).
     """
 
-def pyrDown(src: object | None, dstsize: object | None = None, borderType: int = 4, dst: object | None = None, queue: Queue | None = None) -> object:
+def pyrDown(src: Image | None, dstsize: tuple[int, int] | None = None, borderType: int = 4, dst: Image | None = None, queue: Queue | None = None) -> Image:
     """
     cv2.pyrDown: Gaussian smoothing and every second pixel; ((W+1)//2, (H+1)//2).
     """
 
-def pyrUp(src: object | None, dstsize: object | None = None, borderType: int = 4, dst: object | None = None, queue: Queue | None = None) -> object:
+def pyrUp(src: Image | None, dstsize: tuple[int, int] | None = None, borderType: int = 4, dst: Image | None = None, queue: Queue | None = None) -> Image:
     """cv2.pyrUp: upsampling by two with Gaussian interpolation."""
 
-def buildPyramid(src: object | None, maxlevel: int, borderType: int = 4, queue: Queue | None = None) -> list:
+def buildPyramid(src: Image | None, maxlevel: int, borderType: int = 4, queue: Queue | None = None) -> list:
     """cv2.buildPyramid: [src, pyrDown(src), ...], maxlevel + 1 images."""
 
-def add(src1: object | None, src2: object | None, dst: object | None = None, queue: Queue | None = None) -> object:
+def add(src1: Image | None, src2: Image | None, dst: Image | None = None, queue: Queue | None = None) -> Image:
     """cv2.add of two images of one shape and dtype (saturating)."""
 
-def subtract(src1: object | None, src2: object | None, dst: object | None = None, queue: Queue | None = None) -> object:
+def subtract(src1: Image | None, src2: Image | None, dst: Image | None = None, queue: Queue | None = None) -> Image:
     """cv2.subtract of two images of one shape and dtype (saturating)."""
 
-def absdiff(src1: object | None, src2: object | None, dst: object | None = None, queue: Queue | None = None) -> object:
+def absdiff(src1: Image | None, src2: Image | None, dst: Image | None = None, queue: Queue | None = None) -> Image:
     """cv2.absdiff of two images of one shape and dtype."""
 
-def convertTo(src: object | None, rtype: object | None, alpha: float = 1.0, beta: float = 0.0, dst: object | None = None, queue: Queue | None = None) -> object:
+def convertTo(src: Image | None, rtype: Depth | None, alpha: float = 1.0, beta: float = 0.0, dst: Image | None = None, queue: Queue | None = None) -> Image:
     """
     cv2.Mat.convertTo as a function: saturate(src * alpha + beta) in depth rtype (-1: the source's).
     """
 
-def cvtColor(src: object | None, code: int, dst: object | None = None, queue: Queue | None = None) -> object:
+def cvtColor(src: Image | None, code: int, dst: Image | None = None, queue: Queue | None = None) -> Image:
     """
     cv2.cvtColor for COLOR_{RGB,BGR,RGBA,BGRA}2GRAY and COLOR_YUV2{GRAY,RGB,BGR,RGBA,BGRA}_NV12 (NV12 as one (3H/2, W) uint8 array).
     """
 
-def resize(src: object | None, dsize: object | None, fx: float = 0.0, fy: float = 0.0, interpolation: int = 1, dst: object | None = None, queue: Queue | None = None) -> object:
+def resize(src: Image | None, dsize: tuple[int, int] | None, fx: float = 0.0, fy: float = 0.0, interpolation: int = 1, dst: Image | None = None, queue: Queue | None = None) -> Image:
     """
     cv2.resize, bilinear (INTER_LINEAR, INTER_LINEAR_EXACT) on uint8 images; dsize (width, height) or None with fx, fy.
     """
@@ -242,15 +252,15 @@ class CascadeClassifier:
     @property
     def feature_type(self) -> str: ...
 
-    def detectMultiScale(self, image: object | None, scaleFactor: float = 1.1, minNeighbors: int = 3, flags: int = 0, minSize: object = (0, 0), maxSize: object = (0, 0), queue: Queue | None = None) -> object:
+    def detectMultiScale(self, image: Image | None, scaleFactor: float = 1.1, minNeighbors: int = 3, flags: int = 0, minSize: tuple[int, int] = (0, 0), maxSize: tuple[int, int] = (0, 0), queue: Queue | None = None) -> NDArray:
         """
         cv2.CascadeClassifier.detectMultiScale on a grey uint8 image (NumPy or DeviceImage): an (N, 4) int32 array of x, y, width, height. flags is ignored, as OpenCV ignores it for current cascades.
         """
 
-    def detectMultiScale2(self, image: object | None, scaleFactor: float = 1.1, minNeighbors: int = 3, flags: int = 0, minSize: object = (0, 0), maxSize: object = (0, 0), queue: Queue | None = None) -> tuple:
+    def detectMultiScale2(self, image: Image | None, scaleFactor: float = 1.1, minNeighbors: int = 3, flags: int = 0, minSize: tuple[int, int] = (0, 0), maxSize: tuple[int, int] = (0, 0), queue: Queue | None = None) -> tuple:
         """As detectMultiScale, with numDetections: (rects, neighbors)."""
 
-    def detectMultiScaleBatch(self, images: list, scaleFactor: float = 1.1, minNeighbors: int = 3, minSize: object = (0, 0), maxSize: object = (0, 0), queue: Queue | None = None) -> list:
+    def detectMultiScaleBatch(self, images: list, scaleFactor: float = 1.1, minNeighbors: int = 3, minSize: tuple[int, int] = (0, 0), maxSize: tuple[int, int] = (0, 0), queue: Queue | None = None) -> list:
         """
         detectMultiScale over a list of grey images (sizes may differ) in one device pass: a list of (N, 4) arrays.
         """
@@ -260,39 +270,39 @@ def find_cascade(name: str) -> str:
     The path of a cascade: an existing file as it is, else a name ('frontalface_alt2', 'haarcascade_eye.xml', ...) looked up in PLINTH_CASCADE_DIR, then opencv-data's directories.
     """
 
-def groupRectangles(rectList: object, groupThreshold: int, eps: float = 0.2) -> tuple:
+def groupRectangles(rectList: ArrayLike, groupThreshold: int, eps: float = 0.2) -> tuple:
     """cv2.groupRectangles on an (N, 4) int32 array: (rects, weights)."""
 
-def cornerMinEigenVal(src: object | None, blockSize: int, ksize: int = 3, borderType: int = 4, dst: object | None = None, queue: Queue | None = None) -> object:
+def cornerMinEigenVal(src: Image | None, blockSize: int, ksize: int = 3, borderType: int = 4, dst: Image | None = None, queue: Queue | None = None) -> Image:
     """
     cv2.cornerMinEigenVal of a grey uint8 image: float32 responses, bit-identical.
     """
 
-def cornerHarris(src: object | None, blockSize: int, ksize: int, k: float, borderType: int = 4, dst: object | None = None, queue: Queue | None = None) -> object:
+def cornerHarris(src: Image | None, blockSize: int, ksize: int, k: float, borderType: int = 4, dst: Image | None = None, queue: Queue | None = None) -> Image:
     """cv2.cornerHarris of a grey uint8 image."""
 
-def goodFeaturesToTrack(image: object | None, maxCorners: int, qualityLevel: float, minDistance: float, mask: object | None = None, blockSize: int = 3, useHarrisDetector: bool = False, k: float = 0.04, gradientSize: int = 3, queue: Queue | None = None) -> object:
+def goodFeaturesToTrack(image: Image | None, maxCorners: int, qualityLevel: float, minDistance: float, mask: Image | None = None, blockSize: int = 3, useHarrisDetector: bool = False, k: float = 0.04, gradientSize: int = 3, queue: Queue | None = None) -> NDArray:
     """cv2.goodFeaturesToTrack: an (N, 1, 2) float32 array in OpenCV's order."""
 
-def buildOpticalFlowPyramid(img: object | None, winSize: object, maxLevel: int, withDerivatives: bool = True, queue: Queue | None = None) -> tuple:
+def buildOpticalFlowPyramid(img: Image | None, winSize: tuple[int, int], maxLevel: int, withDerivatives: bool = True, queue: Queue | None = None) -> tuple:
     """
     cv2.buildOpticalFlowPyramid of a grey uint8 image: (maxLevel, [level0, derivatives0, level1, ...]); derivatives are (h, w, 2) int16 Scharr (Ix, Iy).
     """
 
-def calcOpticalFlowPyrLK(prevImg: object | None, nextImg: object | None, prevPts: object, nextPts: object | None = None, winSize: object = (21, 21), maxLevel: int = 3, criteria: object = (3, 30, 0.01), flags: int = 0, minEigThreshold: float = 0.0001, queue: Queue | None = None) -> tuple:
+def calcOpticalFlowPyrLK(prevImg: Image | None, nextImg: Image | None, prevPts: ArrayLike, nextPts: ArrayLike | None = None, winSize: tuple[int, int] = (21, 21), maxLevel: int = 3, criteria: tuple[int, int, float] = (3, 30, 0.01), flags: int = 0, minEigThreshold: float = 0.0001, queue: Queue | None = None) -> tuple:
     """
     cv2.calcOpticalFlowPyrLK on grey uint8 images: (nextPts, status (N, 1) uint8, err (N, 1) float32), bit-identical with OpenCV's CPU path.
     """
 
-def sort(keys: object, descending: bool = False, queue: Queue | None = None) -> object:
+def sort(keys: ArrayLike, descending: bool = False, queue: Queue | None = None) -> NDArray:
     """
     Stable sort of a 1-D uint32, int32 or float32 array (float32 in IEEE totalOrder, NaN last).
     """
 
-def argsort(keys: object, descending: bool = False, queue: Queue | None = None) -> object:
+def argsort(keys: ArrayLike, descending: bool = False, queue: Queue | None = None) -> NDArray:
     """Indices (int32) of a stable sort, as numpy.argsort(kind='stable')."""
 
-def top_k(keys: object, k: int, largest: bool = True, queue: Queue | None = None) -> tuple:
+def top_k(keys: ArrayLike, k: int, largest: bool = True, queue: Queue | None = None) -> tuple:
     """
     The k largest (or smallest) keys of a 1-D array and their int32 indices, best first, ties by index.
     """
@@ -330,18 +340,18 @@ class BFMatcher:
 
     def __init__(self, normType: int = 4, crossCheck: bool = False) -> None: ...
 
-    def match(self, queryDescriptors: object, trainDescriptors: object, queue: Queue | None = None) -> list:
+    def match(self, queryDescriptors: ArrayLike, trainDescriptors: ArrayLike, queue: Queue | None = None) -> list:
         """The nearest train descriptor of each query: a list of DMatch."""
 
-    def knnMatch(self, queryDescriptors: object, trainDescriptors: object, k: int, queue: Queue | None = None) -> list:
+    def knnMatch(self, queryDescriptors: ArrayLike, trainDescriptors: ArrayLike, k: int, queue: Queue | None = None) -> list:
         """The k nearest train descriptors of each query, nearest first."""
 
-def kmeans(data: object, K: int, bestLabels: object | None, criteria: object, attempts: int, flags: int, seed: int = 0, queue: Queue | None = None) -> tuple:
+def kmeans(data: ArrayLike, K: int, bestLabels: ArrayLike | None, criteria: tuple[int, int, float], attempts: int, flags: int, seed: int = 0, queue: Queue | None = None) -> tuple:
     """
     cv2.kmeans of float32 samples (n, dim): (compactness, labels (n, 1) int32, centers (K, dim) float32). flags: KMEANS_RANDOM_CENTERS, KMEANS_PP_CENTERS or KMEANS_USE_INITIAL_LABELS; `seed` replaces cv2's RNG state.
     """
 
-def bow_assign(descriptors: object, vocabulary: object, image_starts: object | None = None, queue: Queue | None = None) -> tuple:
+def bow_assign(descriptors: ArrayLike, vocabulary: ArrayLike, image_starts: ArrayLike | None = None, queue: Queue | None = None) -> tuple:
     """
     Bag-of-words histograms as cv2.BOWImgDescriptorExtractor computes them: (list of float32 histograms, one per image (empty for an image without descriptors), int32 word of each descriptor). image_starts: offsets of each image's descriptors plus the total (default: one image).
     """
