@@ -90,7 +90,8 @@ std::optional<Depth> parse_depth_arg(nb::handle value, const char* op, const cha
   if (value.is_none()) return std::nullopt;
   if (nb::isinstance<nb::int_>(value)) {
     static const Depth cv_depths[] = {Depth::u8, Depth::s8, Depth::u16, Depth::s16, Depth::s32, Depth::f32, Depth::f64};
-    const int code = nb::cast<int>(value);
+    int code = 0;
+    if (!nb::try_cast(value, code)) argument_error(op, arg, "not a cv2 depth code (CV_8U=0 .. CV_64F=6, -1 for the default)");
     if (code == -1) return std::nullopt;
     if (code < 0 || code > 6) argument_error(op, arg, "not a cv2 depth code (CV_8U=0 .. CV_64F=6, -1 for the default): " + std::to_string(code));
     return cv_depths[code];

@@ -192,3 +192,10 @@ def test_the_gil_is_released_while_plinth_works(rng):
     if span["call"] < 0.1:
         pytest.skip(f"the call took {span['call'] * 1000:.0f} ms: too short to tell")
     assert gap < span["call"] / 2, (gap, span["call"])
+
+
+@pytest.mark.parametrize("sdepth", [99, 2**70, "zz", "complex64"])
+def test_bad_depths_are_refused(rng, sdepth):
+    with pytest.raises((ValueError, TypeError)) as e:
+        plinth.integral(noise(rng, (4, 4)), sdepth=sdepth)
+    assert isinstance(e.value, plinth.Error)
