@@ -129,6 +129,18 @@ class DeviceImage:
     def download(self, queue: Queue | None = None) -> NDArray:
         """A NumPy copy of the image (waits)."""
 
+    @property
+    def __cuda_array_interface__(self) -> dict:
+        """
+        On a CUDA device: the image for CuPy, PyTorch and Numba without a copy (waits for its event first). Absent on OpenCL devices.
+        """
+
+    @staticmethod
+    def from_cuda_array(array: ArrayLike, context: Context | None = None) -> DeviceImage:
+        """
+        Adopts a CUDA array (anything with __cuda_array_interface__: CuPy, PyTorch, Numba) of shape (h, w) or (h, w, c) without a copy, on a CUDA context (default: the default queue's); the array is kept alive. Its producer's work must be complete (e.g. torch.cuda.synchronize()).
+        """
+
     def __repr__(self) -> str: ...
 
 class HostImage:

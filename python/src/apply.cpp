@@ -44,7 +44,7 @@ nb::object apply_multi(std::span<const nb::handle> srcs, PyQueue* queue_arg, con
       nb::cast<PyDeviceImage&>(dst).event = event;
       return nb::borrow(dst);
     }
-    for (auto& o : outs) results.push_back(nb::cast(PyDeviceImage{o, event}));
+    for (auto& o : outs) results.push_back(nb::cast(PyDeviceImage{o, event, q.queue.context(), {}}));
   } else {
     const HostImage into = given ? host_view(dst, op, "dst", true) : HostImage();
     std::vector<HostImage> host_outs = without_gil(q, [&] {

@@ -10,6 +10,7 @@
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/string_view.h>
 #include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
 
 #include <functional>
 #include <mutex>
@@ -43,10 +44,13 @@ struct PyEvent {
   nb::object keep_alive;
 };
 
-// A device image and the event of the work that last wrote it.
+// A device image, the event of the work that last wrote it, its context (for the CUDA array
+// interface) and, for an image adopted from another library, that library's array (kept alive).
 struct PyDeviceImage {
   DeviceImage image;
   Event event;
+  std::optional<Context> context;
+  nb::object owner;
 };
 
 // The queue an operation runs on: the one given, else the module's default queue (made on first

@@ -35,6 +35,61 @@ Depth dtype_depth(nb::handle dtype) {
   return *depth;
 }
 
+// The CUDA array interface (version 3) of numba.readthedocs.io/en/stable/cuda/cuda_array_interface.html.
+// Untested where this was written (no CUDA device): checked by the lead's GPU run only.
+const char* typestr(Depth depth) {
+  static const char* names[] = {"|u1", "|i1", "<u2", "<i2", "<u4", "<i4", "<u8", "<i8", "<f4", "<f8"};
+  return names[static_cast<int>(depth)];
+}
+
+nb::dict cuda_array_interface(const PyDeviceImage& d) {
+  if (!d.context || d.context->device().backend != "cuda")
+    throw nb::attribute_error("__cuda_array_interface__: only images on a CUDA device (plinth.Context('cuda')) have it");
+  if (d.event.valid()) {
+    nb::gil_scoped_release release;
+    d.event.wait();  // "stream" is left out: the data is ready
+  }
+  const DeviceImage& i = d.image;
+  const std::size_t element = depth_size(i.depth());
+  nb::dict cai;
+  cai["version"] = 3;
+  cai["typestr"] = typestr(i.depth());
+  cai["data"] = nb::make_tuple(reinterpret_cast<std::uintptr_t>(i.native()) + i.offset(), false);
+  cai["shape"] = i.channels() == 1 ? nb::make_tuple(i.height(), i.width()) : nb::make_tuple(i.height(), i.width(), i.channels());
+  cai["strides"] = i.channels() == 1 ? nb::make_tuple(i.pitch(), element)
+                                     : nb::make_tuple(i.pitch(), element * i.channels(), element);
+  return cai;
+}
+
+PyDeviceImage from_cuda_array(nb::object array, std::optional<Context> context) {
+  const char* op = "DeviceImage.from_cuda_array";
+  const Context c = context ? *context : default_context();
+  if (c.device().backend != "cuda") type_error(op, "context", "needs a CUDA context (plinth.Context('cuda')); this one is " + c.device().backend);
+  if (!nb::hasattr(array, "__cuda_array_interface__")) type_error(op, "array", "has no __cuda_array_interface__");
+  nb::dict cai = nb::cast<nb::dict>(array.attr("__cuda_array_interface__"));
+  const std::string type = nb::cast<std::string>(cai["typestr"]);
+  std::optional<Depth> depth;
+  for (int k = 0; k <= static_cast<int>(Depth::f64); ++k)
+    if (type.substr(1) == std::string(typestr(static_cast<Depth>(k))).substr(1)) depth = static_cast<Depth>(k);
+  if (!depth || (type[0] == '>')) type_error(op, "array", "typestr " + type + " is not a plinth depth");
+  const auto shape = nb::cast<std::vector<std::int64_t>>(cai["shape"]);
+  if (shape.size() != 2 && shape.size() != 3) argument_error(op, "array", "expected shape (h, w) or (h, w, c)");
+  const std::int64_t channels = shape.size() == 3 ? shape[2] : 1;
+  const auto element = static_cast<std::int64_t>(depth_size(*depth));
+  std::int64_t pitch = shape[1] * channels * element;
+  if (cai.contains("strides") && !cai["strides"].is_none()) {
+    const auto strides = nb::cast<std::vector<std::int64_t>>(cai["strides"]);
+    if ((shape.size() == 3 && strides[2] != element) || strides[1] != channels * element || strides[0] < pitch)
+      argument_error(op, "array", "its pixels are not contiguous within rows");
+    pitch = strides[0];
+  }
+  const auto data = nb::cast<std::pair<std::uintptr_t, bool>>(cai["data"]);
+  DeviceImage image = DeviceImage::wrap(c, reinterpret_cast<void*>(data.first), static_cast<int>(shape[1]),
+                                        static_cast<int>(shape[0]), Format{*depth, static_cast<int>(channels)},
+                                        static_cast<std::size_t>(pitch));
+  return PyDeviceImage{image, {}, c, array};
+}
+
 }  // namespace
 
 PyQueue::~PyQueue() {
@@ -100,7 +155,7 @@ void register_core(nb::module_& m) {
       }, "Waits (the GIL released) for everything enqueued so far.")
       .def("upload", [](PyQueue& q, nb::handle array, bool blocking) {
         const HostImage host = host_view(array, "upload", "src");
-        PyDeviceImage out{DeviceImage(q.queue.context(), host.width(), host.height(), host.format()), {}};
+        PyDeviceImage out{DeviceImage(q.queue.context(), host.width(), host.height(), host.format()), {}, q.queue.context(), {}};
         out.event = without_gil(q, [&] {
           Event e = q.queue.upload(host, out.image);
           if (blocking) e.wait();
@@ -135,8 +190,8 @@ void register_core(nb::module_& m) {
 
   nb::class_<PyDeviceImage>(m, "DeviceImage", "An image in device memory (rows padded to a pitch).")
       .def("__init__", [](PyDeviceImage* self, int width, int height, nb::handle dtype, int channels, std::optional<Context> context) {
-        new (self) PyDeviceImage{DeviceImage(context ? *context : default_context(), width, height,
-                                             Format{dtype_depth(dtype), channels}), {}};
+        const Context c = context ? *context : default_context();
+        new (self) PyDeviceImage{DeviceImage(c, width, height, Format{dtype_depth(dtype), channels}), {}, c, {}};
       }, "width"_a, "height"_a, "dtype"_a = "u8", "channels"_a = 1, "context"_a = nb::none(),
       "Allocates an image (contents undefined).")
       .def_prop_ro("width", [](const PyDeviceImage& d) { return d.image.width(); })
@@ -155,6 +210,13 @@ void register_core(nb::module_& m) {
         HostImage host = without_gil(q, [&] { return q.queue.download(d.image); });
         return to_numpy(host);
       }, "queue"_a = nb::none(), "A NumPy copy of the image (waits).")
+      .def_prop_ro("__cuda_array_interface__", &cuda_array_interface,
+                   "On a CUDA device: the image for CuPy, PyTorch and Numba without a copy (waits for its event "
+                   "first). Absent on OpenCL devices.")
+      .def_static("from_cuda_array", &from_cuda_array, "array"_a, "context"_a = nb::none(),
+                  "Adopts a CUDA array (anything with __cuda_array_interface__: CuPy, PyTorch, Numba) of shape "
+                  "(h, w) or (h, w, c) without a copy, on a CUDA context (default: the default queue's); the "
+                  "array is kept alive. Its producer's work must be complete (e.g. torch.cuda.synchronize()).")
       .def("__repr__", [](const PyDeviceImage& d) {
         return "<plinth.DeviceImage " + std::to_string(d.image.width()) + "x" + std::to_string(d.image.height()) + " " +
                std::string(to_string(d.image.depth())) + "C" + std::to_string(d.image.channels()) + ">";

@@ -151,7 +151,7 @@ void register_image_ops(nb::module_& m) {
       const DeviceImage s = nb::cast<PyDeviceImage&>(src).image;
       std::vector<DeviceImage> levels;
       const Event e = without_gil(qq, [&] { return build_pyramid(qq.queue, s, levels, o); });
-      for (auto& l : levels) out.append(PyDeviceImage{l, e});
+      for (auto& l : levels) out.append(PyDeviceImage{l, e, qq.queue.context(), {}});
     } else {
       const HostImage s = host_view(src, "buildPyramid", "src");
       auto levels = without_gil(qq, [&] { return build_pyramid(qq.queue, s, o); });

@@ -199,3 +199,19 @@ def test_bad_depths_are_refused(rng, sdepth):
     with pytest.raises((ValueError, TypeError)) as e:
         plinth.integral(noise(rng, (4, 4)), sdepth=sdepth)
     assert isinstance(e.value, plinth.Error)
+
+
+def test_cuda_array_interface_only_on_cuda(rng):
+    # On OpenCL devices (PoCL here) images have no __cuda_array_interface__ and adopting one is refused;
+    # the CUDA path itself needs a CUDA device (the lead's GPU run).
+    d = plinth.default_queue().upload(noise(rng, (4, 6)))
+    if plinth.default_queue().context.device["backend"] == "cuda":
+        pytest.skip("a CUDA default device: covered where CuPy or PyTorch is installed")
+    assert not hasattr(d, "__cuda_array_interface__")
+
+    class Fake:
+        __cuda_array_interface__ = {"shape": (4, 6), "typestr": "|u1", "data": (1 << 20, False), "version": 3}
+
+    with pytest.raises(TypeError) as e:
+        plinth.DeviceImage.from_cuda_array(Fake())
+    assert isinstance(e.value, plinth.Error) and "CUDA context" in str(e.value)

@@ -39,3 +39,7 @@ if ! timeout 300 python3 -m pip install --no-index --no-deps --no-build-isolatio
 fi
 PYTHONPATH=$work/site timeout 240 python3 python/bench/calls.py --cli build-device/tools/plinth/plinth \
   --count "${PLINTH_CALLS_COUNT:-10000}" --json "$OUT/python_calls.json"
+# DeviceImages to and from PyTorch on the CUDA backend, where torch is installed.
+if python3 -c 'import torch; assert torch.cuda.is_available()' 2>/dev/null; then
+  PYTHONPATH=$work/site timeout 120 python3 python/bench/cuda_interop_check.py
+fi
