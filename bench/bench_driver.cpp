@@ -216,6 +216,7 @@ std::vector<std::string> registered_ops() {
 }
 
 int run_benchmark(Context& context, Queue& queue, const DriverOptions& options, std::ostream& table, std::ostream& log) {
+  queue.set_timing(true);  // every row is timed by device events
   if (options.sizes.empty()) throw Error(ErrorCode::invalid_argument, "bench", "sizes", "none given");
   if (options.runs < 1) throw Error(ErrorCode::invalid_argument, "bench", "runs", "must be at least 1");
   if (options.warmup < 0) throw Error(ErrorCode::invalid_argument, "bench", "warmup", "must not be negative");

@@ -1,7 +1,9 @@
 // Random inputs and output sets for the cases.
 #include "bench_support.hpp"
 
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 
 namespace plinth::bench {
 namespace {
@@ -78,6 +80,34 @@ std::vector<DeviceImage> device_images(Env& env, Size size, Format format, int c
 
 double image_bytes(Size size, Format format) {
   return static_cast<double>(size.width) * size.height * static_cast<double>(format.pixel_size());
+}
+
+std::string data_file(std::string_view name, std::string_view who) {
+  namespace fs = std::filesystem;
+  std::vector<fs::path> candidates;
+  if (const char* dir = std::getenv("PLINTH_DATA_DIR")) candidates.emplace_back(fs::path(dir) / name);
+  candidates.emplace_back(fs::path("data") / name);
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    for (fs::path p = exe.parent_path(); !p.empty() && p != p.root_path(); p = p.parent_path()) {
+      candidates.push_back(p / "data" / name);
+    }
+  }
+  for (const fs::path& p : candidates) {
+    if (fs::is_regular_file(p, ec)) return p.string();
+  }
+  throw Error(ErrorCode::io, std::string(who), std::string(name), "not found in $PLINTH_DATA_DIR, ./data or a data/ folder above the executable");
+}
+
+HostImage repeated_photo(const HostImage& photo, Size size, int shift) {
+  HostImage out(size.width, size.height, Format{Depth::u8, 1});
+  for (int y = 0; y < size.height; ++y) {
+    const auto* src = photo.row_as<std::uint8_t>(y % photo.height());
+    auto* dst = out.row_as<std::uint8_t>(y);
+    for (int x = 0; x < size.width; ++x) dst[x] = src[((x + shift) % size.width) % photo.width()];
+  }
+  return out;
 }
 
 }  // namespace plinth::bench

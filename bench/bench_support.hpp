@@ -4,6 +4,8 @@
 // Inputs are never zeros: zeros hide unwritten outputs and can run faster than real data.
 
 #include <cstdint>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "bench.hpp"
@@ -24,5 +26,14 @@ std::vector<DeviceImage> device_images(Env& env, Size size, Format format, int c
 
 // Bytes of the pixels of an image (no padding): what one pass over it moves.
 double image_bytes(Size size, Format format);
+
+// The path of a file of the repository's data/ folder (e.g. "astronaut.png"), looked up in
+// $PLINTH_DATA_DIR, ./data, then a data/ folder in any folder above the executable; Error(io)
+// naming `who` (the benchmark) when none holds it.
+std::string data_file(std::string_view name, std::string_view who);
+
+// A grey photograph repeated over `size` and rolled right by `shift` pixels (corners_bench.cpp's
+// input; its peer builds the same image with numpy).
+HostImage repeated_photo(const HostImage& photo, Size size, int shift);
 
 }  // namespace plinth::bench

@@ -10,33 +10,13 @@
 #include <unistd.h>
 
 #include <cmath>
-#include <filesystem>
 #include <string>
 
 #include "bench.hpp"
+#include "bench_support.hpp"
 
 namespace plinth::bench {
 namespace {
-
-namespace fs = std::filesystem;
-
-std::string astronaut_path() {
-  std::vector<fs::path> candidates;
-  if (const char* dir = std::getenv("PLINTH_DATA_DIR")) candidates.emplace_back(fs::path(dir) / "astronaut.png");
-  candidates.emplace_back("data/astronaut.png");
-  std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) {
-    for (fs::path p = exe.parent_path(); !p.empty() && p != p.root_path(); p = p.parent_path()) {
-      candidates.push_back(p / "data" / "astronaut.png");
-    }
-  }
-  for (const fs::path& p : candidates) {
-    if (fs::is_regular_file(p, ec)) return p.string();
-  }
-  throw Error(ErrorCode::io, "cascade bench", "astronaut.png",
-              "not found in $PLINTH_DATA_DIR, ./data or beside the executable's source tree");
-}
 
 // The photograph resized to tiles of the size (cols x rows) and rolled right by `shift` pixels.
 HostImage tiled(Queue& queue, const HostImage& photo, Size size, int cols, int rows, int shift) {
@@ -62,7 +42,7 @@ Size tiles_for(Size size) {
 // The driver calls the factory once per benchmark size (--sizes), so the cases are made for
 // env.settings.size alone.
 std::vector<Case> cascade_cases(Env& env) {
-  const HostImage photo = read_image(astronaut_path(), ReadMode::gray);
+  const HostImage photo = read_image(data_file("astronaut.png", "cascade bench"), ReadMode::gray);
   const auto cascade = std::make_shared<Cascade>(Cascade::load(find_cascade("frontalface_default")));
   const Size size = env.settings.size;
   const Size tiles = tiles_for(size);

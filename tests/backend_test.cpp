@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "backend/cuda/api.hpp"
+#include "core/backend.hpp"
 #include "support/test_support.hpp"
 
 namespace plinth::test {
@@ -68,10 +69,40 @@ TEST(Backend, CudaInterop) {
   Queue adopted = Queue::from_native(context(), queue().native());
   EXPECT_EQ(adopted.native(), queue().native());
   DeviceImage copy(context(), host.width(), host.height(), host.format());
+  adopted.set_timing(true);
   const Event e = adopted.copy(wrapped, copy);
   e.wait();
   EXPECT_GE(e.elapsed_us(), 0.0);
   EXPECT_TRUE(images_equal(host, adopted.download(copy)));
+}
+
+// Timing off (a new queue's default): commands get no device events, yet their Events wait, give
+// a native handle and refuse timestamps with the one-line error; timing on: timestamps in order.
+// Either way, a kernel called again with other images (its arguments then only partly set
+// again) computes on the new ones.
+TEST(Backend, EventsWithAndWithoutTiming) {
+  Queue q(context());
+  EXPECT_FALSE(q.timing());
+  const HostImage a = random_image(33, 7, Format{Depth::u8, 1}, 1), b = random_image(33, 7, Format{Depth::u8, 1}, 2);
+  const DeviceImage da = q.upload(a), db = q.upload(b);
+  DeviceImage out(context(), 33, 7, Format{Depth::f32, 1});
+  const Event pending = convert_to(q, da, out, Depth::f32);
+  pending.wait();
+  EXPECT_NE(pending.last()->native(), nullptr);
+  EXPECT_TRUE(throws_code([&] { (void)pending.elapsed_us(); }, ErrorCode::invalid_argument));
+  HostImage expected(33, 7, Format{Depth::f32, 1});
+  for (int y = 0; y < 7; ++y) {
+    for (int x = 0; x < 33; ++x) expected.at<float>(x, y) = static_cast<float>(b.at<std::uint8_t>(x, y));
+  }
+  (void)convert_to(q, db, out, Depth::f32);  // the same kernel, one argument changed
+  EXPECT_TRUE(images_equal(expected, q.download(out)));
+
+  q.set_timing(true);
+  const Event first = convert_to(q, da, out, Depth::f32);
+  const Event second = convert_to(q, db, out, Depth::f32);
+  EXPECT_GE(first.elapsed_us(), 0.0);
+  EXPECT_LE(first.start_ns(), second.end_ns());
+  EXPECT_TRUE(images_equal(expected, q.download(out)));
 }
 
 }  // namespace

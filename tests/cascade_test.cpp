@@ -262,6 +262,10 @@ TEST(Cascade, ManyWindowsAndShortCascades) {
 TEST(Cascade, PhasesCountTheWindows) {
   const Cascade cascade = Cascade::load(find_cascade("frontalface_default"));
   const DeviceImage d = queue().upload(samples().front().gray);
+  queue().set_timing(true);
+  struct TimingOff {
+    ~TimingOff() { queue().set_timing(false); }
+  } timing_off;
   for (CascadeMethod method : {CascadeMethod::simple, CascadeMethod::staged}) {
     SCOPED_TRACE(to_string(method));
     DetectOptions o;

@@ -4,10 +4,12 @@
 // (data/astronaut.png, opencv-doc's blox.jpg, left01.jpg and box.png where installed).
 #include <opencv2/imgproc.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include "ops/corners_internal.hpp"
 #include "support/test_support.hpp"
 
 namespace plinth {
@@ -77,6 +79,16 @@ std::vector<std::pair<std::string, HostImage>> photos() {
   return test::images_equal(test::from_mat(expected), queue().download(dst));
 }
 
+// Lowers the number of minDistance rounds launched before the finish for one scope, so that small
+// images reach the finish; the results must not change.
+struct Rounds {
+  detail::CornersTuning saved = detail::corners_tuning();
+  explicit Rounds(int rounds) { detail::corners_tuning().distance_rounds = rounds; }
+  ~Rounds() { detail::corners_tuning() = saved; }
+  Rounds(const Rounds&) = delete;
+  Rounds& operator=(const Rounds&) = delete;
+};
+
 const BorderMode kBorders[] = {BorderMode::reflect_101, BorderMode::constant, BorderMode::replicate, BorderMode::reflect};
 
 TEST(CornersResponse, RandomImagesEveryApertureBlockAndBorder) {
@@ -94,6 +106,39 @@ TEST(CornersResponse, RandomImagesEveryApertureBlockAndBorder) {
       }
     }
   }
+}
+
+// A width x height part of `image` from (x0, y0) (clipped to the image).
+HostImage crop(const HostImage& image, int x0, int y0, int width, int height) {
+  width = std::min(width, image.width() - x0);
+  height = std::min(height, image.height() - y0);
+  HostImage out(width, height, Format{Depth::u8, 1});
+  for (int y = 0; y < height; ++y) std::copy_n(image.row_as<std::uint8_t>(y0 + y) + x0, width, out.row_as<std::uint8_t>(y));
+  return out;
+}
+
+// Parts of the photographs (their textures leave rounding residues in OpenCV's double chains,
+// which must carry across the tiles of the running sums: 64 rows down a column, 128 sums along a
+// row) and synthetic images, every window 2 to 9 (running row sums but for 3 and 5), each border.
+TEST(CornersResponse, RunningSumsAcrossTiles) {
+  const auto all = photos();
+  std::uint32_t seed = 300;
+  for (int ksize : {3, 5, -1}) {
+    for (int block = 2; block <= 9; ++block) {
+      ++seed;
+      const BorderMode border = kBorders[seed % 4];
+      const auto& [name, photo] = all[seed % all.size()];
+      const HostImage part = crop(photo, static_cast<int>(seed * 7 % 200), static_cast<int>(seed * 13 % 150), 300, 150);
+      const HostImage image = test_image(130 + static_cast<int>(seed % 17), 70 + static_cast<int>(seed % 11), seed, 1);
+      SCOPED_TRACE("ksize " + std::to_string(ksize) + " block " + std::to_string(block) + " border " + std::string(to_string(border)) +
+                   " " + name);
+      EXPECT_TRUE(response_matches(part, block, ksize, border, false));
+      EXPECT_TRUE(response_matches(part, block, ksize, border, true));
+      EXPECT_TRUE(response_matches(image, block, ksize, border, seed % 2 == 0));
+    }
+  }
+  // The largest window.
+  EXPECT_TRUE(response_matches(crop(all.front().second, 0, 0, 200, 140), corners_max_block_size, 3, BorderMode::reflect_101, false));
 }
 
 TEST(CornersResponse, TinyAndOddSizes) {
@@ -215,6 +260,64 @@ TEST(CornersGoodFeatures, RandomImagesMasksAndTies) {
   HostImage zeros(40, 30, Format{Depth::u8, 1});
   for (int y = 0; y < 30; ++y) std::fill_n(zeros.row_as<std::uint8_t>(y), 40, std::uint8_t{0});
   EXPECT_TRUE(gftt_matches(image, GoodFeaturesParams{}, &zeros));
+}
+
+// minDistance 0, 1, 5, 10, 30 with no limit and with a small one that cuts the list, on every
+// photo; masks on some.
+TEST(CornersGoodFeatures, MinDistanceSweep) {
+  std::uint32_t seed = 40;
+  for (const auto& [name, image] : photos()) {
+    for (double min_distance : {0.0, 1.0, 5.0, 10.0, 30.0}) {
+      for (int max_corners : {0, 7}) {
+        GoodFeaturesParams p;
+        p.min_distance = min_distance;
+        p.max_corners = max_corners;
+        p.quality_level = max_corners == 0 ? 0.02 : 0.005;
+        SCOPED_TRACE(name + " min_distance " + std::to_string(min_distance) + " max " + std::to_string(max_corners));
+        EXPECT_TRUE(gftt_matches(image, p));
+      }
+    }
+    const HostImage mask = test::random_image(image.width(), image.height(), Format{Depth::u8, 1}, ++seed, 0, 3);
+    for (double min_distance : {5.0, 10.0}) {
+      GoodFeaturesParams p;
+      p.min_distance = min_distance;
+      p.max_corners = 60;
+      SCOPED_TRACE(name + " masked, min_distance " + std::to_string(min_distance));
+      EXPECT_TRUE(gftt_matches(image, p, &mask));
+    }
+  }
+}
+
+// One or two rounds before the finish: the one-work-item walk decides what the rounds left.
+TEST(CornersGoodFeatures, FewRoundsThenFinish) {
+  const auto all = photos();
+  for (int rounds : {1, 2}) {
+    const Rounds lowered(rounds);
+    GoodFeaturesParams p;
+    p.max_corners = 0;
+    p.min_distance = 10;
+    SCOPED_TRACE("rounds " + std::to_string(rounds));
+    EXPECT_TRUE(gftt_matches(all.front().second, p));
+    for (std::uint32_t seed = 1; seed <= 2; ++seed) {
+      const HostImage image = test_image(90, 70, seed + 500, 0);
+      p.min_distance = 3.0 + seed;
+      p.quality_level = 0.05;
+      EXPECT_TRUE(gftt_matches(image, p));
+    }
+  }
+}
+
+TEST(CornersGoodFeatures, TinyImages) {
+  for (Size size : {Size{1, 1}, Size{2, 3}, Size{3, 3}, Size{5, 4}, Size{9, 2}}) {
+    const HostImage image = test_image(size.width, size.height, 70u + static_cast<std::uint32_t>(size.width * 5 + size.height), 0);
+    for (double min_distance : {0.0, 2.0}) {
+      GoodFeaturesParams p;
+      p.min_distance = min_distance;
+      p.quality_level = 0.001;
+      SCOPED_TRACE(std::to_string(size.width) + "x" + std::to_string(size.height) + " min_distance " + std::to_string(min_distance));
+      EXPECT_TRUE(gftt_matches(image, p));
+    }
+  }
 }
 
 TEST(CornersGoodFeatures, BadArguments) {

@@ -2,7 +2,7 @@
 // (H1to3p.xml): for OpenCV 4.6's SIFT, ORB, AKAZE and KAZE, repeatability at 3 px and the matches
 // that survive a 0.8 ratio test (plinth's matcher) and land within 3 px of the true position. The
 // test checks that plinth's matches equal cv::BFMatcher's after the same ratio test and prints the
-// table docs/features.md quotes (SURF's row waits for plinth's SURF).
+// table docs/features.md quotes, with a row for plinth's SURF (on the device) where it is built.
 #include <opencv2/features2d.hpp>
 #include <opencv2/imgcodecs.hpp>
 #include <cstdio>
@@ -60,11 +60,10 @@ TEST(FeaturesEval, GrafOneToThree) {
                                {"KAZE", cv::KAZE::create()}};
   std::printf("| detector | keypoints 1 / 3 | repeatability (3 px) | ratio-test matches | correct (3 px) |\n");
   std::printf("| --- | --- | --- | --- | --- |\n");
-  for (const Detector& d : detectors) {
-    std::vector<cv::KeyPoint> ka, kb;
-    cv::Mat da, db;
-    d.f->detectAndCompute(a, cv::noArray(), ka, da);
-    d.f->detectAndCompute(b, cv::noArray(), kb, db);
+  // One row: plinth's ratio-test matches (checked against cv::BFMatcher's), the correct ones, and
+  // the repeatability of the keypoints.
+  auto evaluate = [&](const char* name, const std::vector<cv::KeyPoint>& ka, const std::vector<cv::KeyPoint>& kb, const cv::Mat& da,
+                      const cv::Mat& db) {
     const bool binary = da.type() == CV_8U;
     const auto knn = binary ? knn_match(queue(), std::span<const std::uint8_t>(da.ptr<std::uint8_t>(), da.total()),
                                         std::span<const std::uint8_t>(db.ptr<std::uint8_t>(), db.total()), da.cols, 2)
@@ -75,16 +74,37 @@ TEST(FeaturesEval, GrafOneToThree) {
     cv::BFMatcher(binary ? cv::NORM_HAMMING : cv::NORM_L2).knnMatch(da, db, cv_knn, 2);
     std::size_t cv_kept = 0;
     for (const auto& m : cv_knn) cv_kept += m.size() == 2 && m[0].distance < 0.8f * m[1].distance;
-    EXPECT_EQ(kept.size(), cv_kept) << d.name;
+    EXPECT_EQ(kept.size(), cv_kept) << name;
     int correct = 0;
     for (const Match& m : kept) {
       correct += cv::norm(project(h, ka[static_cast<std::size_t>(m.query)].pt) - kb[static_cast<std::size_t>(m.train)].pt) <= 3.0;
     }
-    EXPECT_GT(correct, 0) << d.name;
-    std::printf("| %s | %zu / %zu | %.1f%% | %zu | %d (%.1f%%) |\n", d.name, ka.size(), kb.size(),
+    EXPECT_GT(correct, 0) << name;
+    std::printf("| %s | %zu / %zu | %.1f%% | %zu | %d (%.1f%%) |\n", name, ka.size(), kb.size(),
                 100.0 * repeatability(ka, kb, h, a.size(), b.size()), kept.size(), correct,
                 kept.empty() ? 0.0 : 100.0 * correct / static_cast<double>(kept.size()));
+  };
+  for (const Detector& d : detectors) {
+    std::vector<cv::KeyPoint> ka, kb;
+    cv::Mat da, db;
+    d.f->detectAndCompute(a, cv::noArray(), ka, da);
+    d.f->detectAndCompute(b, cv::noArray(), kb, db);
+    evaluate(d.name, ka, kb, da, db);
   }
+#ifdef PLINTH_HAS_SURF
+  // plinth's SURF on the device, OpenCV's default parameters.
+  auto surf_of = [&](const cv::Mat& img, std::vector<cv::KeyPoint>& kps, cv::Mat& desc) {
+    const SurfFeatures f = surf(queue(), from_mat(img));
+    for (const KeyPoint& k : f.keypoints) kps.emplace_back(k.x, k.y, k.size, k.angle, k.response, k.octave, k.class_id);
+    desc = cv::Mat(static_cast<int>(f.keypoints.size()), f.descriptor_size, CV_32F);
+    std::copy(f.descriptors.begin(), f.descriptors.end(), desc.ptr<float>());
+  };
+  std::vector<cv::KeyPoint> sa, sb;
+  cv::Mat sda, sdb;
+  surf_of(a, sa, sda);
+  surf_of(b, sb, sdb);
+  evaluate("SURF (plinth)", sa, sb, sda, sdb);
+#endif
 }
 
 }  // namespace

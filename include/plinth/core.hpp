@@ -139,6 +139,13 @@ class Queue {
   void finish();  // waits for everything enqueued so far
   void flush();   // submits without waiting
 
+  // Device timestamps of each command (Event::start_ns, end_ns, elapsed_us) cost a device event
+  // per command, a good part of a small call's host cost: they are made only while timing is on
+  // (off for a new queue). Without them an Event still waits (on a marker made when asked) and
+  // gives a native handle, but asking its timestamps is an error.
+  void set_timing(bool on);
+  bool timing() const;
+
   // Host memory given to the asynchronous transfers must stay valid until their event completes.
   Event upload(const HostImage& src, const DeviceImage& dst);
   Event download(const DeviceImage& src, const HostImage& dst);

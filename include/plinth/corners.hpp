@@ -42,12 +42,23 @@ struct GoodFeaturesParams {
 std::vector<Point2f> good_features_to_track(Queue& queue, const DeviceImage& image, const GoodFeaturesParams& params = {},
                                             const DeviceImage* mask = nullptr);
 
+// Device events of good_features_to_track's stages (the benchmark times them): the response; the
+// candidates (maximum, 3x3 local maxima, compactions); their order (their responses gathered, the
+// sort); the minDistance pass with the list (order and distance invalid without candidates).
+struct GoodFeaturesStages {
+  Event response;
+  Event candidates;
+  Event order;
+  Event distance;
+};
+
 // The device-side form: the corners (OpenCV's order) go to `corners` (Point2f as f32 x2; allocated
 // or reallocated to hold the largest possible count when too small) and their number to `count`
-// (one u32; allocated when empty). Returns the event of the last command.
-// The response, candidates and their order are computed on the device; the minDistance walk still
-// runs on the host (docs/tracking.md), so this form waits for the device once and uploads the list.
+// (one u32; allocated when empty). Returns the event of the last command. Every stage runs on the
+// device, the minDistance walk included (docs/tracking.md); the host waits once, for the number of
+// candidates that sizes the sort. `stages`, if given, gets each stage's events.
 Event good_features_to_track(Queue& queue, const DeviceImage& image, DeviceArray& corners, DeviceArray& count,
-                             const GoodFeaturesParams& params = {}, const DeviceImage* mask = nullptr);
+                             const GoodFeaturesParams& params = {}, const DeviceImage* mask = nullptr,
+                             GoodFeaturesStages* stages = nullptr);
 
 }  // namespace plinth

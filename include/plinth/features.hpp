@@ -15,6 +15,7 @@
 
 #include "plinth/array.hpp"
 #include "plinth/core.hpp"
+#include "plinth/image.hpp"
 
 namespace plinth {
 
@@ -58,5 +59,64 @@ std::vector<Match> match(Queue& queue, std::span<const std::uint8_t> query, std:
 // Lowe's ratio test on knn_match(..., k >= 2) results: the first neighbour of each query whose first
 // distance is below ratio times its second (queries with fewer than two neighbours are dropped).
 std::vector<Match> ratio_test(const std::vector<std::vector<Match>>& knn, float ratio);
+
+// ---- SURF: the types always, the functions where plinth is built with PLINTH_WITH_SURF (default
+// ON), which defines PLINTH_HAS_SURF for plinth and its users.
+// The detector and descriptor of Bay et al. with the semantics of opencv_contrib's
+// cv::xfeatures2d::SURF (its nonfree module; docs/features.md, "SURF", gives the rules, the patent
+// note and where plinth differs). Only the integral image is shared with the rest of plinth.
+
+// cv::xfeatures2d::SURF::create's parameters, with its defaults.
+struct SurfParams {
+  double hessian_threshold = 100;  // >= 0: keypoints need a Hessian determinant above it
+  int n_octaves = 4;               // 1 to surf_max_octaves
+  int n_octave_layers = 3;         // 1 to surf_max_octave_layers: layers searched per octave
+  bool extended = false;           // 128-d descriptors instead of 64-d
+  bool upright = false;            // no orientation (every angle 270, as OpenCV's)
+};
+inline constexpr int surf_max_octaves = 8;
+inline constexpr int surf_max_octave_layers = 8;
+
+// A keypoint as cv::KeyPoint: position, diameter (the filter size), angle in degrees (0 to 360),
+// response (the Hessian determinant), octave and class_id (the sign of the Laplacian: -1, 0, 1).
+struct KeyPoint {
+  float x = 0.0f;
+  float y = 0.0f;
+  float size = 0.0f;
+  float angle = -1.0f;
+  float response = 0.0f;
+  int octave = 0;
+  int class_id = -1;
+  friend bool operator==(const KeyPoint&, const KeyPoint&) = default;
+};
+
+// Keypoints in OpenCV's order (response, size, octave descending, then y descending, x ascending)
+// and, when computed, their descriptors: keypoints.size() rows of descriptor_size floats.
+struct SurfFeatures {
+  std::vector<KeyPoint> keypoints;
+  std::vector<float> descriptors;
+  int descriptor_size = 64;
+};
+
+#ifdef PLINTH_HAS_SURF
+// The smallest width and height SURF looks at: an image smaller than this cannot hold a keypoint of
+// the first octave (the filters of its second layer plus a neighbour on each side), so it is refused.
+int surf_min_image_size(const SurfParams& params);
+
+// Throws Error(invalid_argument) for parameters outside the ranges above.
+void check_surf_params(const SurfParams& params);
+
+// The plain C++ CPU reference: a one-channel u8 image (nothing on a device). with_descriptors
+// false leaves `descriptors` empty but still assigns the angles.
+SurfFeatures surf_reference(const HostImage& image, const SurfParams& params = {}, bool with_descriptors = true);
+
+// The device form: the integral image, Hessian responses, maxima and their interpolation,
+// orientation and descriptors on `queue`, with no read-back in between; then the keypoints are
+// read back and put in OpenCV's order on the host. image: one-channel u8. device_event (if given)
+// spans the device's work from the integral image to the last descriptor.
+SurfFeatures surf(Queue& queue, const DeviceImage& image, const SurfParams& params = {}, Event* device_event = nullptr);
+// Uploads a host image first.
+SurfFeatures surf(Queue& queue, const HostImage& image, const SurfParams& params = {});
+#endif  // PLINTH_HAS_SURF
 
 }  // namespace plinth

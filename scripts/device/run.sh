@@ -175,6 +175,7 @@ for group in ${PLINTH_BENCH_GROUPS:-integral cascade filters}; do
     tracking) ops=(pyr_lk); group_sizes=1920x1080,640x480; cap=150 ;;   # opt-in, as the groups below
     corners) ops=(corners); group_sizes=1920x1080; cap=60 ;;
     bow) ops=(bow_assign); group_sizes=3840x2160; cap=90 ;;
+    surf) ops=(surf); group_sizes=1920x1080; cap=60 ;;               # opt-in: detect + describe (issue 17)
     *) echo "unknown benchmark group $group"; continue ;;
   esac
   stage "benchmark $group at $group_sizes"

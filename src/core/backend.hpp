@@ -94,7 +94,17 @@ class QueueImpl {
   virtual void finish() = 0;
   virtual void flush() = 0;
   virtual void* native() const = 0;
+  // Whether commands get device events with timestamps (Queue::set_timing); without them the
+  // backends return pending events that wait on a marker made when asked.
+  void set_timing(bool on) { timing_ = on; }
+  bool timing() const { return timing_; }
+
+ protected:
+  bool timing_ = false;
 };
+
+// What a pending event says when asked for timestamps.
+[[noreturn]] void throw_no_timestamps();
 
 class Device {
  public:

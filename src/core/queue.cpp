@@ -28,6 +28,11 @@ double Event::elapsed_us() const {
 }
 
 namespace detail {
+void throw_no_timestamps() {
+  throw Error(ErrorCode::invalid_argument, "Event", "timing",
+              "this command has no device timestamps: turn timing on for its queue first (Queue::set_timing(true))");
+}
+
 QueueState& queue_state(const Queue& queue) {
   if (!queue.state()) throw Error(ErrorCode::invalid_argument, "", "queue", "the queue is empty (moved from?)");
   return *queue.state();
@@ -58,6 +63,8 @@ const Context& Queue::context() const { return context_; }
 void* Queue::native() const { return detail::queue_state(*this).impl->native(); }
 void Queue::finish() { detail::queue_state(*this).impl->finish(); }
 void Queue::flush() { detail::queue_state(*this).impl->flush(); }
+void Queue::set_timing(bool on) { detail::queue_state(*this).impl->set_timing(on); }
+bool Queue::timing() const { return detail::queue_state(*this).impl->timing(); }
 
 Event Queue::upload(const HostImage& src, const DeviceImage& dst) {
   detail::check_host(src, "upload", "src");

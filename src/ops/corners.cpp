@@ -1,6 +1,7 @@
 // corner_min_eigen_val / corner_harris (cv::cornerMinEigenVal, cv::cornerHarris): argument checks
-// and the three launches of kernels/corners.cl (derivatives, row sums, column sums + response).
+// and the launches of kernels/corners.cl (derivatives in tiles, row sums, column sums + response).
 // docs/tracking.md ("Corners") explains why each stage is ordered as it is.
+#include <algorithm>
 #include <string>
 
 #include "core/launch.hpp"
@@ -11,9 +12,20 @@
 namespace plinth {
 namespace detail {
 
+CornersTuning& corners_tuning() {
+  static CornersTuning tuning;
+  return tuning;
+}
+
 std::shared_ptr<Program> corners_program(Queue& queue) {
   BuildOptions build;
   build.define("GROUP", corners_group);
+  build.define("SOBEL_TW", corners_sobel_tile_w);
+  build.define("SOBEL_TH", corners_sobel_tile_h);
+  build.define("MAX_BLOCK", corners_max_block_size);
+  build.define("WALK_THREADS", corners_walk_threads);
+  build.define("WALK_COLS", corners_walk_cols);
+  build.define("ROW_STRIP", corners_row_strip);
   return get_program(queue, "corners.cl", build);
 }
 
@@ -57,21 +69,30 @@ Event corner_response(Queue& queue, const DeviceImage& src, DeviceImage& dst, co
   const int h = src.height();
   const auto uw = static_cast<std::size_t>(w);
   const auto uh = static_cast<std::size_t>(h);
-  DeviceImage dx(queue.context(), w, h, Format{Depth::f32, 1});
-  DeviceImage dy(queue.context(), w, h, Format{Depth::f32, 1});
-  DeviceImage sums(queue.context(), w * 3, h, Format{Depth::f64, 1});
+  // The intermediates live in the queue's scratch memory, kept between calls (allocating and
+  // freeing device memory per call would cost more than the kernels; the queue runs in order).
+  // Each goes to the kernels as an IMAGE_PARAM / ARRAY_PARAM: buffer, offset 0, row step.
+  const Buffer& dx = *scratch(queue, "corners.dx", uw * uh * sizeof(float)).buffer;
+  const Buffer& dy = *scratch(queue, "corners.dy", uw * uh * sizeof(float)).buffer;
+  const bool running_rows = r.block_size != 3 && r.block_size != 5;
+  // Row sums in global memory only for the running ones (the direct ones never leave the column
+  // pass; it gets dx there as a placeholder it does not read).
+  const Buffer& sums = running_rows ? *scratch(queue, "corners.sums", 3 * uw * uh * sizeof(double)).buffer : dx;
+  const auto plane = [](Launch& launch, const Buffer& buffer, int step) -> Launch& { return launch.buffer(buffer).arg(0).arg(step); };
 
   Launch sobel(queue, program, "corners_sobel");
-  sobel.arg(w).arg(h).arg(border).arg(r.ksize).arg(static_cast<float>(scale)).image(src).image(dx).image(dy);
-  const auto first = sobel.run(range(round_up(uw, 32), round_up(uh, 8)), range(32, 8));
+  sobel.arg(w).arg(h).arg(border).arg(r.ksize).arg(static_cast<float>(scale)).image(src);
+  plane(plane(sobel, dx, w), dy, w);
+  const auto first = sobel.run(range(round_up(uw, corners_sobel_tile_w), round_up(uh, corners_sobel_tile_h)),
+                               range(corners_sobel_tile_w, corners_sobel_tile_h));
 
-  const bool direct = r.block_size == 3 || r.block_size == 5;
-  Launch rows(queue, program, direct ? "corners_row_sums_direct" : "corners_row_sums_running");
-  rows.arg(w).arg(h).arg(border).arg(r.block_size).image(dx).image(dy).image(sums);
-  if (direct) {
-    rows.run(range(round_up(uw, 32), round_up(uh, 4), 3), range(32, 4, 1));
-  } else {
-    rows.run(range(round_up(uh, 64), 3), range(64, 1));
+  // Windows 3 and 5 sum each row directly: the column pass forms those sums itself. Other windows
+  // run OpenCV's running sums along the rows first: a work-group per strip of corners_row_strip rows.
+  if (running_rows) {
+    Launch rows(queue, program, "corners_row_sums_running");
+    rows.arg(w).arg(h).arg(border).arg(r.block_size);
+    plane(plane(plane(rows, dx, w), dy, w), sums, 3 * w);
+    rows.run(range((uh + corners_row_strip - 1) / corners_row_strip * corners_walk_threads), range(corners_walk_threads));
   }
 
   // OpenCV walks the response as one line of w * h pixels: 8 at a time (AVX), then one group of 4
@@ -81,8 +102,9 @@ Event corner_response(Queue& queue, const DeviceImage& src, DeviceImage& dst, co
   const long long sse_end = avx_end + (n - avx_end >= 4 ? 4 : 0);
   Launch columns(queue, program, "corners_column_response");
   columns.arg(w).arg(h).arg(border).arg(r.block_size).arg(r.harris ? 1 : 0).arg(static_cast<int>(avx_end)).arg(static_cast<int>(sse_end));
-  columns.arg(static_cast<float>(r.k)).arg(r.k).image(sums).image(dst);
-  const auto last = columns.run(range(round_up(uw, 64)), range(64));
+  columns.arg(static_cast<float>(r.k)).arg(r.k).arg(running_rows ? 0 : 1);
+  plane(plane(plane(columns, dx, w), dy, w), sums, 3 * w).image(dst);
+  const auto last = columns.run(range((uw + corners_walk_cols - 1) / corners_walk_cols * corners_walk_threads), range(corners_walk_threads));
   return Event(first, last);
 }
 

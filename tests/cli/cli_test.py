@@ -189,6 +189,7 @@ def image_commands(cli):
         "integral": lambda src: ["integral", src, "-o", cli.o("i.npy")],
         "pyramid": lambda src: ["pyramid", src, cli.o("p"), "--levels", "2"],
         "detect": lambda src: ["detect", src, "--draw", cli.o("d.png")],
+        "features": lambda src: ["features", src, "-o", cli.o("f.npy")],
     }
 
 

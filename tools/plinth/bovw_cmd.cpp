@@ -1,13 +1,14 @@
 // plinth bovw train DESC.npy... --k K -o vocab.npy   (k-means vocabulary)
 // plinth bovw encode DESC.npy... --vocab vocab.npy [-o hist.npy | --json]   (histograms of words)
-// Inputs are descriptor arrays: .npy files of n x dim float32, one per image (until plinth's own
-// detector lands, any extractor's descriptors saved with numpy.save).
+// Inputs are descriptor arrays (.npy files of n x dim float32, one per image, from any extractor)
+// or image files, which stand for their 64-d SURF descriptors (plinth features).
 #include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
 
+#include "cli_surf.hpp"
 #include "command.hpp"
 
 namespace plinth::cli {
@@ -20,7 +21,12 @@ struct Descriptors {
   std::vector<float> values;
 };
 
-Descriptors read_descriptors(const std::string& path, const char* what) {
+// An image file (not .npy) stands for its SURF descriptors where `images` is true.
+Descriptors read_descriptors(const std::string& path, const char* what, Globals* images = nullptr) {
+  if (images != nullptr && !has_extension(path, ".npy")) {
+    SurfFeatures f = image_features(*images, path, "bovw", SurfParams{});
+    return Descriptors{path, static_cast<int>(f.keypoints.size()), f.descriptor_size, std::move(f.descriptors)};
+  }
   if (!has_extension(path, ".npy")) {
     throw Error(ErrorCode::invalid_argument, "bovw", path, std::string("is not a .npy file of ") + what);
   }
@@ -71,7 +77,7 @@ void train(const TrainOptions& o, Globals& globals) {
   std::vector<float> all;
   int dim = 0;
   for (const std::string& path : o.inputs) {
-    const Descriptors d = read_descriptors(path, "descriptors");
+    const Descriptors d = read_descriptors(path, "descriptors", &globals);
     if (dim != 0 && d.dim != dim) {
       throw Error(ErrorCode::invalid_argument, "bovw train", path, "has descriptors of " + std::to_string(d.dim) + " values, the others " + std::to_string(dim));
     }
@@ -104,7 +110,7 @@ void encode(const EncodeOptions& o, Globals& globals) {
   std::vector<float> all;
   std::vector<std::int32_t> starts{0};
   for (const std::string& path : o.inputs) {
-    const Descriptors d = read_descriptors(path, "descriptors");
+    const Descriptors d = read_descriptors(path, "descriptors", &globals);
     if (d.dim != vocab.dim) {
       throw Error(ErrorCode::invalid_argument, "bovw encode", path,
                   "has descriptors of " + std::to_string(d.dim) + " values but the vocabulary's words have " + std::to_string(vocab.dim));
@@ -145,7 +151,7 @@ void setup(CLI::App& command, Globals& globals) {
   command.require_subcommand(1);
   auto t = std::make_shared<TrainOptions>();
   CLI::App* tr = command.add_subcommand("train", "k-means vocabulary of descriptor files");
-  tr->add_option("inputs", t->inputs, "descriptor files: .npy, n x dim float32, one per image")->required();
+  tr->add_option("inputs", t->inputs, "descriptor files (.npy, n x dim float32, one per image) or images (their SURF descriptors)")->required();
   tr->add_option("--k", t->k, "words (clusters); at most the number of descriptors")->check(CLI::PositiveNumber);
   tr->add_option("-o,--output", t->output, "the vocabulary, k x dim float32 .npy")->required();
   tr->add_option("--attempts", t->attempts, "k-means runs; the most compact is kept")->check(CLI::PositiveNumber);
@@ -154,7 +160,7 @@ void setup(CLI::App& command, Globals& globals) {
   tr->callback([t, &globals] { train(*t, globals); });
   auto e = std::make_shared<EncodeOptions>();
   CLI::App* en = command.add_subcommand("encode", "histograms of visual words (cv::BOWImgDescriptorExtractor)");
-  en->add_option("inputs", e->inputs, "descriptor files: .npy, n x dim float32, one per image")->required();
+  en->add_option("inputs", e->inputs, "descriptor files (.npy, n x dim float32, one per image) or images (their SURF descriptors)")->required();
   en->add_option("--vocab", e->vocabulary, "the vocabulary from bovw train")->required();
   en->add_option("-o,--output", e->output, "histograms, images x k float32 .npy (zeros for an image without descriptors)");
   en->add_flag("--json", e->json, "print the histograms as JSON (floats with 9 significant digits)");

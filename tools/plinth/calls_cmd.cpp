@@ -1,6 +1,6 @@
 // plinth calls: the host cost of back-to-back small calls (issue 18's per-call target): 1,000
 // conversions of a 1x1 image and 1,000 integrals of a 640x480 u8 image, enqueued one after the
-// other and finished once, timed by the host clock.
+// other and finished once, timed by the host clock; without device events, then with them.
 #include <chrono>
 #include <cstdio>
 
@@ -27,15 +27,19 @@ void setup(CLI::App& command, Globals& globals) {
     const DeviceInfo& d = globals.context().device();
     DeviceImage one(globals.context(), 1, 1, Format{Depth::u8, 1});
     DeviceImage one_out(globals.context(), 1, 1, Format{Depth::f32, 1});
-    queue.fill_bytes(one, 7).wait();
-    const double convert_us = per_call_us(queue, count, [&] { convert_to(queue, one, one_out, Depth::f32); });
     DeviceImage vga(globals.context(), 640, 480, Format{Depth::u8, 1});
     DeviceImage sum(globals.context(), 641, 481, Format{Depth::s32, 1});
+    queue.fill_bytes(one, 7).wait();
     queue.fill_bytes(vga, 1).wait();
-    const double integral_us = per_call_us(queue, count, [&] { integral(queue, vga, sum); });
-    std::printf("%s:%d %s: %d back-to-back calls, host clock: convert 1x1 u8->f32 %.2f us/call, integral 640x480 "
-                "u8->s32 %.2f us/call\n",
-                d.backend.c_str(), d.index, d.name.c_str(), count, convert_us, integral_us);
+    // Without device events (a library queue's default), then with them (Queue::set_timing).
+    for (const bool timing : {false, true}) {
+      queue.set_timing(timing);
+      const double convert_us = per_call_us(queue, count, [&] { convert_to(queue, one, one_out, Depth::f32); });
+      const double integral_us = per_call_us(queue, count, [&] { integral(queue, vga, sum); });
+      std::printf("%s:%d %s: %d back-to-back calls, host clock, timing %s: convert 1x1 u8->f32 %.2f us/call, "
+                  "integral 640x480 u8->s32 %.2f us/call\n",
+                  d.backend.c_str(), d.index, d.name.c_str(), count, timing ? "on " : "off", convert_us, integral_us);
+    }
   });
 }
 

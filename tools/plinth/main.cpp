@@ -40,7 +40,10 @@ Context& Globals::context() {
 }
 
 Queue& Globals::queue() {
-  if (!queue_) queue_.emplace(context());
+  if (!queue_) {
+    queue_.emplace(context());
+    queue_->set_timing(true);  // commands print their device time; `plinth calls` turns it off to compare
+  }
   return *queue_;
 }
 

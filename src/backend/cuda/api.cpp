@@ -53,6 +53,7 @@ DriverLoad load_driver() {
   bind(lib, "cuMemGetAddressRange_v2", a.cuMemGetAddressRange, missing);
   bind(lib, "cuPointerGetAttribute", a.cuPointerGetAttribute, missing);
   bind(lib, "cuMemcpy2DAsync_v2", a.cuMemcpy2DAsync, missing);
+  bind(lib, "cuMemcpyDtoDAsync_v2", a.cuMemcpyDtoDAsync, missing);
   bind(lib, "cuMemsetD8Async", a.cuMemsetD8Async, missing);
   bind(lib, "cuMemsetD16Async", a.cuMemsetD16Async, missing);
   bind(lib, "cuMemsetD32Async", a.cuMemsetD32Async, missing);

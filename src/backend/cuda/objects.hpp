@@ -105,6 +105,27 @@ class CuEvent final : public detail::EventImpl {
   CUevent origin_;
 };
 
+// The event of a command recorded without events (timing off): waiting, or a native handle,
+// records one event behind everything enqueued so far and uses that.
+class CuPendingEvent final : public detail::EventImpl {
+ public:
+  CuPendingEvent(std::shared_ptr<EventPool> pool, CUcontext context, CUstream stream)
+      : pool_(std::move(pool)), context_(context), stream_(stream) {}
+  ~CuPendingEvent() override;
+  void wait() override;
+  std::uint64_t start_ns() override { detail::throw_no_timestamps(); }
+  std::uint64_t end_ns() override { detail::throw_no_timestamps(); }
+  void* native() const override { return const_cast<CuPendingEvent*>(this)->marker(); }
+
+ private:
+  CUevent marker();
+  std::shared_ptr<EventPool> pool_;
+  CUcontext context_;
+  CUstream stream_;
+  std::once_flag once_;
+  CUevent marker_ = nullptr;
+};
+
 class CuQueue final : public detail::QueueImpl {
  public:
   CuQueue(CuDevice& device, CUstream stream, bool owned);

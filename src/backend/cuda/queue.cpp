@@ -51,6 +51,7 @@ CUevent EventPool::take() {
 }
 
 void EventPool::give(CUevent event) {
+  if (event == nullptr) return;  // a command recorded without events
   std::lock_guard lock(mutex_);
   free_.push_back(event);
 }
@@ -106,14 +107,39 @@ CuQueue::~CuQueue() {
   if (owned_) api_.cuStreamDestroy(stream_);
 }
 
+CuPendingEvent::~CuPendingEvent() { pool_->give(marker_); }
+
+CUevent CuPendingEvent::marker() {
+  std::call_once(once_, [this] {
+    const Driver& api = require_driver();
+    make_current(api, context_);
+    CUevent e = pool_->take();
+    const CUresult status = api.cuEventRecord(e, stream_);
+    if (status != CUDA_SUCCESS) pool_->give(e);
+    check(status, "cuEventRecord");
+    marker_ = e;
+  });
+  return marker_;
+}
+
+void CuPendingEvent::wait() {
+  CUevent e = marker();
+  const Driver& api = require_driver();
+  make_current(api, context_);
+  check_sync(api.cuEventSynchronize(e), "cuEventSynchronize");
+}
+
+// Without timing a command gets no events: begin gives none and end a pending event.
 CUevent CuQueue::begin() {
   make_current(api_, device_.context());
+  if (!timing_) return nullptr;
   CUevent start = pool_->take();
   check(api_.cuEventRecord(start, stream_), "cuEventRecord");
   return start;
 }
 
 std::shared_ptr<detail::EventImpl> CuQueue::end(CUevent start) {
+  if (start == nullptr) return std::make_shared<CuPendingEvent>(pool_, device_.context(), stream_);
   CUevent stop = pool_->take();
   check(api_.cuEventRecord(stop, stream_), "cuEventRecord");
   return std::make_shared<CuEvent>(pool_, device_.context(), start, stop, origin_);
@@ -236,6 +262,14 @@ std::shared_ptr<detail::EventImpl> CuQueue::copy_rect(const detail::Buffer& src,
                                                       const detail::Buffer& dst, detail::BufferRect dst_rect,
                                                       std::size_t row_bytes, std::size_t rows) {
   CUevent start = begin();
+  if ((src_rect.pitch == row_bytes && dst_rect.pitch == row_bytes) || rows == 1) {
+    // Contiguous: a plain copy, which runs at the copy bandwidth; a 2-D copy of one long row
+    // does not (docs/backends.md).
+    check(api_.cuMemcpyDtoDAsync(device_ptr(dst) + dst_rect.offset, device_ptr(src) + src_rect.offset, row_bytes * rows,
+                                 stream_),
+          "cuMemcpyDtoDAsync");
+    return end(start);
+  }
   CUDA_MEMCPY2D c = rect_copy(row_bytes, rows);
   c.srcMemoryType = CU_MEMORYTYPE_DEVICE;
   c.srcDevice = device_ptr(src) + src_rect.offset;

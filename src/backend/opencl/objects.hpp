@@ -1,9 +1,12 @@
 #pragma once
 // The OpenCL implementations of the backend interface's objects.
 
+#include <array>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "backend/opencl/cl.hpp"
 #include "core/backend.hpp"
@@ -41,11 +44,20 @@ class ClKernel final : public detail::Kernel {
   cl::Kernel& get() { return kernel_; }
   // Setting arguments and enqueueing must not interleave between threads.
   std::mutex& mutex() { return mutex_; }
+  // Sets argument `index` unless it already holds this value (arguments stay set on the kernel
+  // between launches; a call repeated with the same images sets none). Under mutex().
+  cl_int set_arg(cl_uint index, const detail::KernelArg& arg);
 
  private:
   cl::Kernel kernel_;
   std::string name_;
   std::size_t max_group_;
+  struct SetArg {
+    detail::KernelArg::Kind kind;
+    std::size_t size;
+    std::array<std::byte, 16> bytes;  // the scalar, or the cl_mem handle
+  };
+  std::vector<std::optional<SetArg>> set_;
   std::mutex mutex_;
 };
 
@@ -74,6 +86,23 @@ class ClEvent final : public detail::EventImpl {
   cl::Event event_;
 };
 
+// The event of a command enqueued without one (timing off): waiting, or a native handle, puts a
+// marker behind everything enqueued so far and uses that.
+class ClPendingEvent final : public detail::EventImpl {
+ public:
+  explicit ClPendingEvent(cl::CommandQueue queue) : queue_(std::move(queue)) {}
+  void wait() override { marker().wait(); }
+  std::uint64_t start_ns() override { detail::throw_no_timestamps(); }
+  std::uint64_t end_ns() override { detail::throw_no_timestamps(); }
+  void* native() const override { return const_cast<ClPendingEvent*>(this)->marker().native(); }
+
+ private:
+  ClEvent& marker();
+  cl::CommandQueue queue_;
+  std::once_flag once_;
+  std::unique_ptr<ClEvent> marker_;
+};
+
 class ClQueue final : public detail::QueueImpl {
  public:
   explicit ClQueue(cl::CommandQueue queue) : queue_(std::move(queue)) {}
@@ -95,6 +124,10 @@ class ClQueue final : public detail::QueueImpl {
   void* native() const override { return queue_(); }
 
  private:
+  // Where a command's event goes: a device event while timing is on, none otherwise.
+  cl::Event* event_slot(cl::Event& event) const { return timing_ ? &event : nullptr; }
+  std::shared_ptr<detail::EventImpl> result(cl::Event event) const;
+
   cl::CommandQueue queue_;
 };
 
