@@ -367,3 +367,62 @@ def bow_assign(descriptors: ArrayLike, vocabulary: ArrayLike, image_starts: Arra
     """
     Bag-of-words histograms as cv2.BOWImgDescriptorExtractor computes them: (list of float32 histograms, one per image (empty for an image without descriptors), int32 word of each descriptor). image_starts: offsets of each image's descriptors plus the total (default: one image).
     """
+
+class KeyPoint:
+    """
+    A keypoint as cv2.KeyPoint: pt, size, angle, response, octave, class_id.
+    """
+
+    @property
+    def pt(self) -> tuple: ...
+
+    @property
+    def size(self) -> float: ...
+
+    @size.setter
+    def size(self, arg: float, /) -> None: ...
+
+    @property
+    def angle(self) -> float: ...
+
+    @angle.setter
+    def angle(self, arg: float, /) -> None: ...
+
+    @property
+    def response(self) -> float: ...
+
+    @response.setter
+    def response(self, arg: float, /) -> None: ...
+
+    @property
+    def octave(self) -> int: ...
+
+    @octave.setter
+    def octave(self, arg: int, /) -> None: ...
+
+    @property
+    def class_id(self) -> int: ...
+
+    @class_id.setter
+    def class_id(self, arg: int, /) -> None: ...
+
+    def __repr__(self) -> str: ...
+
+class SURF:
+    """cv2.xfeatures2d.SURF on the device (docs/features.md, "SURF")."""
+
+    @staticmethod
+    def create(hessianThreshold: float = 100.0, nOctaves: int = 4, nOctaveLayers: int = 3, extended: bool = False, upright: bool = False) -> SURF:
+        """cv2.xfeatures2d.SURF_create's parameters and defaults."""
+
+    def descriptorSize(self) -> int: ...
+
+    def detectAndCompute(self, image: Image | None, mask: Image | None = None, queue: Queue | None = None) -> tuple:
+        """
+        Keypoints (a list of KeyPoint in OpenCV's order) and descriptors ((N, 64 or 128) float32) of a grey uint8 image.
+        """
+
+    def detect(self, image: Image | None, mask: Image | None = None, queue: Queue | None = None) -> list:
+        """The keypoints alone."""
+
+SURF_create = create

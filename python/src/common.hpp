@@ -132,5 +132,6 @@ void register_image_ops(nb::module_& m);
 void register_detect(nb::module_& m);
 void register_tracking(nb::module_& m);
 void register_arrays(nb::module_& m);
+void register_surf(nb::module_& m);
 
 }  // namespace plinth::python

@@ -68,4 +68,5 @@ NB_MODULE(_plinth, m) {
   register_detect(m);
   register_tracking(m);
   register_arrays(m);
+  register_surf(m);
 }
