@@ -30,7 +30,7 @@ corners = plinth.goodFeaturesToTrack(gray, maxCorners=50, qualityLevel=0.01, min
 print("corners:", len(corners))
 
 # Device images: enqueue a chain, wait once, read the device time of each step.
-q = plinth.Queue()
+q = plinth.Queue(timing=True)  # device timestamps for Event.elapsed_us
 d = q.upload(gray)
 small = plinth.pyrDown(d, queue=q)
 blurred = plinth.GaussianBlur(small, (5, 5), 1.5, queue=q)

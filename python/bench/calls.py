@@ -1,7 +1,8 @@
 """Host cost per call from Python against the C++ library (issue 19's target: Python adds <= 5 us per
 call of a 1x1 operation). The same cases as the CLI's `plinth calls` (tools/plinth/calls_cmd.cpp):
 back-to-back asynchronous calls on one queue into preallocated outputs, finished once, timed by the
-host clock; then runs that command (--cli) and prints both and the difference.
+host clock, with the queue's timing (device events) off and on; then runs that command (--cli) and
+prints both and the difference.
 
     python python/bench/calls.py --cli build/tools/plinth/plinth [--count 10000] [--json out.json]
 
@@ -30,29 +31,35 @@ def per_call_us(queue, count, call):
     return (time.perf_counter() - start) * 1e6 / count
 
 
-def python_cases(count):
-    q = plinth.Queue()
+def python_cases(count, timing):
+    q = plinth.Queue(timing=timing)
     one = q.upload(np.full((1, 1), 7, np.uint8))
     one_out = plinth.DeviceImage(1, 1, np.float32)
     vga = q.upload(np.ones((480, 640), np.uint8))
     vga_sum = plinth.DeviceImage(641, 481, np.int32)
     host_one = np.full((1, 1), 7, np.uint8)
     host_out = np.empty((1, 1), np.float32)
+    t = "on" if timing else "off"
     return q.context.device, {
-        "convert 1x1 u8->f32": per_call_us(q, count, lambda: plinth.convertTo(one, plinth.CV_32F, dst=one_out, queue=q)),
-        "integral 640x480 u8->s32": per_call_us(q, count, lambda: plinth.integral(vga, dst=vga_sum, queue=q)),
+        f"convert 1x1 u8->f32, timing {t}": per_call_us(q, count, lambda: plinth.convertTo(one, plinth.CV_32F, dst=one_out, queue=q)),
+        f"integral 640x480 u8->s32, timing {t}": per_call_us(q, count, lambda: plinth.integral(vga, dst=vga_sum, queue=q)),
         # Synchronous NumPy in and out (upload, convert, download, wait): no C++ counterpart, for scale.
-        "convert 1x1 numpy round trip": per_call_us(q, max(count // 10, 100),
-                                                    lambda: plinth.convertTo(host_one, plinth.CV_32F, dst=host_out, queue=q)),
+        f"convert 1x1 numpy round trip, timing {t}": per_call_us(
+            q, max(count // 10, 100), lambda: plinth.convertTo(host_one, plinth.CV_32F, dst=host_out, queue=q)),
     }
 
 
 def cpp_cases(cli, count):
     run = subprocess.run([cli, "calls", "--count", str(count)], capture_output=True, text=True, check=True)
-    found = re.search(r"convert 1x1 u8->f32 ([\d.]+) us/call, integral 640x480 u8->s32 ([\d.]+) us/call", run.stdout)
-    if not found:
+    found = re.findall(r"timing (on|off) ?: convert 1x1 u8->f32 ([\d.]+) us/call, integral 640x480 u8->s32 ([\d.]+) us/call",
+                       run.stdout)
+    if len(found) != 2:
         raise RuntimeError(f"unexpected output of `plinth calls`: {run.stdout!r}")
-    return {"convert 1x1 u8->f32": float(found.group(1)), "integral 640x480 u8->s32": float(found.group(2))}
+    cases = {}
+    for t, convert, integral in found:
+        cases[f"convert 1x1 u8->f32, timing {t}"] = float(convert)
+        cases[f"integral 640x480 u8->s32, timing {t}"] = float(integral)
+    return cases
 
 
 def main():
@@ -65,8 +72,9 @@ def main():
 
     device, python_us = None, {}
     for _ in range(args.repeats):
-        device, run = python_cases(args.count)
-        python_us = {k: min(v, python_us.get(k, v)) for k, v in run.items()}
+        for timing in (False, True):  # as `plinth calls`: without device events (a queue's default), then with
+            device, run = python_cases(args.count, timing)
+            python_us = {**python_us, **{k: min(v, python_us.get(k, v)) for k, v in run.items()}}
     cpp_us = {}
     if args.cli:
         for _ in range(args.repeats):
@@ -74,13 +82,13 @@ def main():
             cpp_us = {k: min(v, cpp_us.get(k, v)) for k, v in run.items()}
     print(f"{device['backend']}:{device['index']} {device['name']} (PLINTH_DEVICE={os.environ.get('PLINTH_DEVICE', '')!r}), "
           f"{args.count} calls per case, best of {args.repeats}")
-    print(f"{'case':32} {'python us/call':>15} {'C++ us/call':>12} {'python - C++':>13}")
+    print(f"{'case':44} {'python us/call':>15} {'C++ us/call':>12} {'python - C++':>13}")
     overhead = {}
     for case, us in python_us.items():
         cpp = cpp_us.get(case)
         if cpp is not None:
             overhead[case] = us - cpp
-        print(f"{case:32} {us:15.2f} {cpp if cpp is not None else float('nan'):12.2f} "
+        print(f"{case:44} {us:15.2f} {cpp if cpp is not None else float('nan'):12.2f} "
               f"{overhead.get(case, float('nan')):13.2f}")
     if args.json:
         with open(args.json, "w") as f:

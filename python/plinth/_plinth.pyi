@@ -63,7 +63,7 @@ class Event:
     @property
     def elapsed_us(self) -> float:
         """
-        Device time from the first launch's start to the last one's end (waits).
+        Device time from the first launch's start to the last one's end (waits; the queue's timing must be on).
         """
 
     @property
@@ -75,11 +75,22 @@ class Event:
 class Queue:
     """An in-order command queue. Work on one queue runs in submission order."""
 
-    def __init__(self, context: Context | None = None) -> None:
-        """A new queue on `context` (default: the default queue's context)."""
+    def __init__(self, context: Context | None = None, timing: bool = False) -> None:
+        """
+        A new queue on `context` (default: the default queue's context). timing=True records device timestamps (Event.elapsed_us), at some host cost per call.
+        """
 
     @property
     def context(self) -> Context: ...
+
+    @property
+    def timing(self) -> bool:
+        """
+        Whether commands record device timestamps (off by default; Event.elapsed_us needs it).
+        """
+
+    @timing.setter
+    def timing(self, arg: bool, /) -> None: ...
 
     def finish(self) -> None:
         """Waits (the GIL released) for everything enqueued so far."""

@@ -140,15 +140,20 @@ void register_core(nb::module_& m) {
       }, "Blocks (the GIL released) until the work is done.")
       .def_prop_ro("valid", [](const PyEvent& e) { return e.event.valid(); })
       .def_prop_ro("elapsed_us", [](const PyEvent& e) { nb::gil_scoped_release r; return e.event.elapsed_us(); },
-                   "Device time from the first launch's start to the last one's end (waits).")
+                   "Device time from the first launch's start to the last one's end (waits; the queue's timing must be on).")
       .def_prop_ro("start_ns", [](const PyEvent& e) { nb::gil_scoped_release r; return e.event.start_ns(); })
       .def_prop_ro("end_ns", [](const PyEvent& e) { nb::gil_scoped_release r; return e.event.end_ns(); });
 
   nb::class_<PyQueue>(m, "Queue", "An in-order command queue. Work on one queue runs in submission order.")
-      .def("__init__", [](PyQueue* self, std::optional<Context> context) {
+      .def("__init__", [](PyQueue* self, std::optional<Context> context, bool timing) {
         new (self) PyQueue(context ? *context : default_context());
-      }, "context"_a = nb::none(), "A new queue on `context` (default: the default queue's context).")
+        self->queue.set_timing(timing);
+      }, "context"_a = nb::none(), "timing"_a = false,
+      "A new queue on `context` (default: the default queue's context). timing=True records device timestamps "
+      "(Event.elapsed_us), at some host cost per call.")
       .def_prop_ro("context", [](PyQueue& q) { return q.queue.context(); })
+      .def_prop_rw("timing", [](PyQueue& q) { return q.queue.timing(); }, [](PyQueue& q, bool on) { q.queue.set_timing(on); },
+                   "Whether commands record device timestamps (off by default; Event.elapsed_us needs it).")
       .def("finish", [](PyQueue& q) {
         without_gil(q, [&] { q.queue.finish(); return 0; });
         q.in_flight.clear();

@@ -16,7 +16,8 @@ def test_calls_bench_runs(tmp_path):
     run = subprocess.run(command, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     result = json.loads(out.read_text())
-    assert set(result["python_us"]) == {"convert 1x1 u8->f32", "integral 640x480 u8->s32", "convert 1x1 numpy round trip"}
+    both = {f"{case}, timing {t}" for case in ["convert 1x1 u8->f32", "integral 640x480 u8->s32"] for t in ["on", "off"]}
+    assert set(result["python_us"]) == both | {f"convert 1x1 numpy round trip, timing {t}" for t in ["on", "off"]}
     assert all(v > 0 for v in result["python_us"].values())
     if cli.exists():
-        assert set(result["overhead_us"]) == {"convert 1x1 u8->f32", "integral 640x480 u8->s32"}
+        assert set(result["overhead_us"]) == both

@@ -47,7 +47,7 @@ def test_download_into_array_writes_it_in_place(rng):
 
 def test_asynchronous_calls_with_events(rng):
     a = noise(rng, (64, 80))
-    q = plinth.Queue()
+    q = plinth.Queue(timing=True)
     d = q.upload(a, blocking=False)
     blurred = plinth.GaussianBlur(d, (5, 5), 1.2, queue=q)
     assert isinstance(blurred, plinth.DeviceImage) and blurred.shape == (64, 80) and blurred.dtype == np.uint8
@@ -215,3 +215,14 @@ def test_cuda_array_interface_only_on_cuda(rng):
     with pytest.raises(TypeError) as e:
         plinth.DeviceImage.from_cuda_array(Fake())
     assert isinstance(e.value, plinth.Error) and "CUDA context" in str(e.value)
+
+
+def test_timing_is_off_by_default(rng):
+    q = plinth.Queue()
+    assert not q.timing
+    blurred = plinth.blur(q.upload(noise(rng, (8, 8))), (3, 3), queue=q)
+    blurred.event.wait()
+    with pytest.raises(plinth.Error):
+        blurred.event.elapsed_us
+    q.timing = True
+    assert plinth.blur(blurred, (3, 3), queue=q).event.elapsed_us >= 0
