@@ -11,6 +11,7 @@ packages=(
   libgtest-dev libopencv-dev opencv-data opencv-doc
   clang-14 libclang-rt-14-dev
   libavformat-dev libavcodec-dev libswscale-dev libavutil-dev
+  python3-dev python3-venv python3-opencv
 )
 missing=()
 for p in "${packages[@]}"; do

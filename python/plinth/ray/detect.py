@@ -1,0 +1,234 @@
+"""The detection job: decode (CPU tasks) -> detect (one actor per GPU) -> JSON lines or Parquet."""
+import json
+import os
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+from .inputs import expand_inputs
+
+ENGINES = ("plinth", "cv2", "decode")  # plinth on GPUs; cv2's CPU CascadeClassifier; decoding only (rates)
+
+
+def _row(path, frame, image, error="", decode_ms=0.0):
+    return {"path": path, "frame": frame, "image": image, "error": error, "decode_ms": decode_ms}
+
+
+def decode(item, frame_step=1, max_frames=0):
+    """One image, or the frames of one video, as grey uint8 rows; a file that cannot be decoded gives one
+    row with its error (and a 1x1 placeholder image), so the job goes on."""
+    import cv2
+
+    path, start, rows = item["path"], time.perf_counter(), []
+    try:
+        if item["kind"] == "image":
+            image = cv2.imread(path, cv2.IMREAD_GRAYSCALE)
+            if image is None:
+                raise ValueError("cannot decode the image (missing, unreadable or not an image)")
+            rows.append(_row(path, -1, image))
+        else:
+            capture = cv2.VideoCapture(path)
+            if not capture.isOpened():
+                raise ValueError("cannot open the video")
+            index = 0
+            while not max_frames or len(rows) < max_frames:
+                ok, frame = capture.read()
+                if not ok:
+                    break
+                if index % frame_step == 0:
+                    rows.append(_row(path, index, cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)))
+                index += 1
+            capture.release()
+            if not rows:
+                raise ValueError("the video has no frame that can be decoded")
+    except Exception as error:  # noqa: BLE001  (any failure of one file is that file's result)
+        return [_row(path, -1, np.zeros((1, 1), np.uint8), f"{type(error).__name__}: {error}")]
+    spent = (time.perf_counter() - start) * 1000 / len(rows)
+    for r in rows:
+        r["decode_ms"] = spent
+    return rows
+
+
+class Detector:
+    """A Ray Data actor: detects a batch of decoded images with one engine."""
+
+    def __init__(self, engine, cascade, device, options):
+        self.engine, self.options = engine, options
+        if engine == "plinth":
+            import plinth
+
+            self.queue = plinth.Queue(plinth.Context(device))
+            self.cascade = plinth.CascadeClassifier(cascade)
+        elif engine == "cv2":
+            import cv2
+
+            import plinth
+
+            self.cascade = cv2.CascadeClassifier(plinth.find_cascade(cascade))
+
+    def _detect(self, images):
+        """Rectangles per image, and the upload and detection times (ms) of the batch."""
+        o = self.options
+        if self.engine == "decode":
+            return [np.zeros((0, 4), np.int32)] * len(images), 0.0, 0.0
+        start = time.perf_counter()
+        if self.engine == "cv2":
+            found = [self.cascade.detectMultiScale(i, o["scale_factor"], o["min_neighbors"], minSize=o["min_size"],
+                                                   maxSize=o["max_size"]) for i in images]
+            return found, 0.0, (time.perf_counter() - start) * 1000
+        device = [self.queue.upload(np.ascontiguousarray(i)) for i in images]
+        uploaded = time.perf_counter()
+        found = self.cascade.detectMultiScaleBatch(device, o["scale_factor"], o["min_neighbors"], o["min_size"],
+                                                   o["max_size"], queue=self.queue)
+        return found, (uploaded - start) * 1000, (time.perf_counter() - uploaded) * 1000
+
+    def __call__(self, batch):
+        n = len(batch["path"])
+        errors = [str(e) for e in batch["error"]]
+        objects, upload_ms, detect_ms = [""] * n, np.zeros(n), np.zeros(n)
+        good = [i for i in range(n) if not errors[i]]
+        images = [batch["image"][i] for i in good]
+        try:
+            found, up, det = self._detect(images)
+            results = list(zip(good, found))
+        except Exception:  # noqa: BLE001  one bad image must not lose the batch: image by image
+            results, up, det = [], 0.0, 0.0
+            for i in good:
+                try:
+                    f, u, d = self._detect([batch["image"][i]])
+                    results.append((i, f[0]))
+                    up, det = up + u, det + d
+                except Exception as error:  # noqa: BLE001
+                    errors[i] = f"{type(error).__name__}: {error}"
+        for i, rects in results:
+            objects[i] = json.dumps(np.asarray(rects).reshape(-1, 4).tolist())
+        if good:
+            upload_ms[good], detect_ms[good] = up / len(good), det / len(good)
+        shapes = [np.shape(batch["image"][i]) for i in range(n)]
+        return {
+            "path": batch["path"], "frame": batch["frame"],
+            "width": np.array([s[1] if not errors[i] else 0 for i, s in enumerate(shapes)], np.int32),
+            "height": np.array([s[0] if not errors[i] else 0 for i, s in enumerate(shapes)], np.int32),
+            "objects": np.array(objects, dtype=object), "error": np.array(errors, dtype=object),
+            "decode_ms": batch["decode_ms"], "upload_ms": upload_ms, "detect_ms": detect_ms,
+        }
+
+
+def _result(row):
+    error = str(row["error"]) or None
+    return {
+        "path": str(row["path"]),
+        "frame": None if int(row["frame"]) < 0 else int(row["frame"]),
+        "width": int(row["width"]), "height": int(row["height"]),
+        "objects": json.loads(row["objects"]) if not error else [],
+        "error": error,
+    }
+
+
+class DetectJob:
+    """Totals of a finished job: counts and where the time went."""
+
+    def __init__(self):
+        self.images = self.errors = self.objects = 0
+        self.decode_ms = self.upload_ms = self.detect_ms = 0.0
+        self.seconds = 0.0
+
+    def add(self, row, result):
+        self.images += result["error"] is None
+        self.errors += result["error"] is not None
+        self.objects += len(result["objects"])
+        self.decode_ms += float(row["decode_ms"])
+        self.upload_ms += float(row["upload_ms"])
+        self.detect_ms += float(row["detect_ms"])
+
+    def summary(self):
+        rate = self.images / self.seconds if self.seconds > 0 else 0.0
+        return (f"{self.images} images, {self.errors} errors, {self.objects} objects in {self.seconds:.1f} s: "
+                f"{rate:.1f} images/s; summed over workers: decode {self.decode_ms / 1000:.1f} s, "
+                f"upload {self.upload_ms / 1000:.1f} s, detect {self.detect_ms / 1000:.1f} s")
+
+
+def _output_format(out):
+    ext = os.path.splitext(out)[1].lower()
+    if ext in (".jsonl", ".json", ".ndjson"):
+        return "jsonl"
+    if ext == ".parquet":
+        return "parquet"
+    raise ValueError(f"plinth.ray: --out must end in .jsonl or .parquet: {out}")
+
+
+def detect(inputs, cascade, out, *, engine="plinth", batch_size=16, actors=None, device="", scale_factor=1.1,
+           min_neighbors=3, min_size=(0, 0), max_size=(0, 0), frame_step=1, max_frames=0, force=False,
+           progress=True, address=None, init_kwargs=None):
+    """Runs the job and writes one result per image or video frame to `out` (.jsonl or .parquet; written
+    to a temporary file beside it and renamed when complete). Results come in completion order. Returns
+    a DetectJob with the totals. Ray is initialised (address, init_kwargs) unless it already is."""
+    import ray
+
+    if engine not in ENGINES:
+        raise ValueError(f"plinth.ray: engine must be one of {', '.join(ENGINES)}: {engine}")
+    if batch_size < 1 or frame_step < 1:
+        raise ValueError("plinth.ray: batch_size and frame_step must be positive")
+    fmt = _output_format(out)
+    if os.path.exists(out) and not force:
+        raise FileExistsError(f"plinth.ray: {out} exists (pass force=True / --force to replace it)")
+    items = expand_inputs(inputs)
+    if not items:
+        raise FileNotFoundError("plinth.ray: the inputs hold no image or video file")
+    if engine == "plinth":
+        import plinth
+
+        plinth.find_cascade(cascade)  # a missing cascade fails here, once, not in every actor
+    if not ray.is_initialized():
+        ray.init(address=address, **(init_kwargs or {}))
+    if actors is None:
+        resources = ray.cluster_resources()
+        actors = int(resources.get("GPU", 0)) if engine == "plinth" else max(1, int(resources.get("CPU", 1)) - 1)
+    if actors < 1:
+        raise RuntimeError("plinth.ray: the Ray cluster has no GPU (on a machine without one, ray.init(num_gpus=1) "
+                           "or --local-gpus 1 makes a logical GPU for PoCL)")
+    ray.data.DataContext.get_current().enable_progress_bars = progress
+    options = {"scale_factor": scale_factor, "min_neighbors": min_neighbors, "min_size": tuple(min_size),
+               "max_size": tuple(max_size)}
+
+    job, start = DetectJob(), time.perf_counter()
+    dataset = ray.data.from_items(items, override_num_blocks=len(items))
+    dataset = dataset.flat_map(decode, fn_kwargs={"frame_step": frame_step, "max_frames": max_frames})
+    dataset = dataset.map_batches(
+        Detector, fn_constructor_kwargs={"engine": engine, "cascade": cascade, "device": device, "options": options},
+        batch_size=batch_size, batch_format="numpy", compute=ray.data.ActorPoolStrategy(size=actors),
+        num_gpus=1 if engine == "plinth" else 0)
+
+    directory = os.path.dirname(os.path.abspath(out))
+    fd, temp = tempfile.mkstemp(prefix=f".{os.path.basename(out)}.", suffix=".tmp", dir=directory)
+    try:
+        rows, last_report = [], time.monotonic()
+        with os.fdopen(fd, "w") as stream:
+            for batch in dataset.iter_batches(batch_size=None, batch_format="numpy"):
+                for i in range(len(batch["path"])):
+                    row = {k: v[i] for k, v in batch.items()}
+                    result = _result(row)
+                    job.add(row, result)
+                    if fmt == "jsonl":
+                        stream.write(json.dumps(result) + "\n")
+                    else:
+                        rows.append(result)
+                    if result["error"]:
+                        print(f"plinth.ray: {result['path']}: {result['error']}", file=sys.stderr)
+                if progress and time.monotonic() - last_report > 5:
+                    print(f"plinth.ray: {job.images + job.errors} results so far", file=sys.stderr)
+                    last_report = time.monotonic()
+        if fmt == "parquet":
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+
+            pq.write_table(pa.Table.from_pylist(rows), temp)
+        os.replace(temp, out)
+    except BaseException:
+        if os.path.exists(temp):
+            os.unlink(temp)
+        raise
+    job.seconds = time.perf_counter() - start
+    return job

@@ -1,0 +1,102 @@
+"""plinth.ray on a local Ray with one logical GPU (PoCL): a few small images, a broken file and a short
+video; results equal cv2's CascadeClassifier on the same decoded pixels; the broken file is reported
+and the rest go on."""
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from conftest import PHOTO, cv2
+
+pytestmark = pytest.mark.ray
+ray = pytest.importorskip("ray")
+
+CASCADE = "/usr/share/opencv4/haarcascades/haarcascade_frontalface_alt2.xml"
+
+
+@pytest.fixture(scope="module")
+def inputs(tmp_path_factory):
+    root = tmp_path_factory.mktemp("inputs")
+    photo = cv2.imread(str(PHOTO))
+    cv2.imwrite(str(root / "a.png"), cv2.resize(photo, (200, 200)))
+    (root / "nested").mkdir()
+    cv2.imwrite(str(root / "nested" / "b.jpg"), cv2.resize(photo, (160, 120)))
+    (root / "broken.png").write_bytes(b"\x89PNG\r\n\x1a\nnot an image")
+    video = cv2.VideoWriter(str(root / "clip.avi"), cv2.VideoWriter_fourcc(*"MJPG"), 5, (128, 128))
+    for i in range(3):
+        video.write(cv2.resize(np.roll(photo, 12 * i, axis=1), (128, 128)))
+    video.release()
+    return root
+
+
+def reference(path, frame):
+    detector = cv2.CascadeClassifier(CASCADE)
+    if frame is None:
+        gray = cv2.imread(path, cv2.IMREAD_GRAYSCALE)
+    else:
+        capture = cv2.VideoCapture(path)
+        for _ in range(frame + 1):
+            ok, image = capture.read()
+            assert ok
+        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    return sorted(np.asarray(detector.detectMultiScale(gray)).reshape(-1, 4).tolist())
+
+
+def check(results, root):
+    by_key = {(r["path"], r["frame"]): r for r in results}
+    assert sorted(by_key) == sorted([(str(root / "a.png"), None), (str(root / "nested" / "b.jpg"), None),
+                                     (str(root / "broken.png"), None)] + [(str(root / "clip.avi"), i) for i in range(3)])
+    broken = by_key[(str(root / "broken.png"), None)]
+    assert broken["error"] and broken["objects"] == []
+    found = 0
+    for (path, frame), r in by_key.items():
+        if path.endswith("broken.png"):
+            continue
+        assert r["error"] is None
+        assert sorted(r["objects"]) == reference(path, frame), (path, frame)
+        found += len(r["objects"])
+    assert found > 0
+
+
+def test_command_writes_json_lines(inputs, tmp_path):
+    out = tmp_path / "results.jsonl"
+    command = [sys.executable, "-m", "plinth.ray", "detect", str(inputs), "--cascade", "frontalface_alt2",
+               "--out", str(out), "--local-gpus", "1", "--local-cpus", "2", "--batch-size", "2", "--no-progress"]
+    run = subprocess.run(command, capture_output=True, text=True, timeout=300, env={**os.environ, "RAY_USAGE_STATS_ENABLED": "0"})
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "broken.png" in run.stderr and "5 images, 1 errors" in run.stderr
+    check([json.loads(line) for line in out.read_text().splitlines()], inputs)
+    again = subprocess.run(command, capture_output=True, text=True, timeout=60)
+    assert again.returncode == 1 and "exists" in again.stderr  # refused before Ray starts; the results stay
+    assert len(out.read_text().splitlines()) == 6
+
+
+def test_job_api_writes_parquet(inputs, tmp_path):
+    pq = pytest.importorskip("pyarrow.parquet")
+    import plinth.ray
+
+    out = tmp_path / "results.parquet"
+    try:
+        job = plinth.ray.detect([str(inputs / "*.png"), str(inputs / "nested" / "b.jpg"), str(inputs / "clip.avi")],
+                                "frontalface_alt2", str(out), batch_size=4, progress=False,
+                                init_kwargs={"num_gpus": 1, "num_cpus": 2, "include_dashboard": False})
+    finally:
+        ray.shutdown()
+    assert (job.images, job.errors) == (5, 1)
+    rows = pq.read_table(str(out)).to_pylist()
+    check(rows, inputs)
+
+
+def test_bad_job_arguments_fail_before_ray_starts(tmp_path):
+    import plinth.ray
+
+    with pytest.raises(FileNotFoundError):
+        plinth.ray.detect([str(tmp_path / "missing" / "*.png")], "frontalface_alt2", str(tmp_path / "r.jsonl"))
+    with pytest.raises(ValueError):
+        plinth.ray.detect([str(PHOTO)], "frontalface_alt2", str(tmp_path / "r.csv"))
+    with pytest.raises(OSError):
+        plinth.ray.detect([str(PHOTO)], "no_such_cascade", str(tmp_path / "r.jsonl"))
+    assert not ray.is_initialized()
