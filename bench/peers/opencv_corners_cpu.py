@@ -83,7 +83,7 @@ def main():
         ("harris sobel 3 block 3", lambda img: cv2.cornerHarris(img, 3, 3, 0.04)),
         ("min_eigen_val sobel 3 block 7", lambda img: cv2.cornerMinEigenVal(img, 7, ksize=3)),
         ("harris sobel 3 block 7", lambda img: cv2.cornerHarris(img, 7, 3, 0.04)),
-        ("gftt max 10000 q 0.01 d 10", lambda img: cv2.goodFeaturesToTrack(img, 10000, 0.01, 10, blockSize=3, gradientSize=3)),
+        ("gftt max 10000 q 0.01 d 10", lambda img: cv2.goodFeaturesToTrack(img, 10000, 0.01, 10, mask=None, blockSize=3, gradientSize=3)),
     ]
     cases = []
     for size in [parse_size(s) for s in args.sizes.split(",")]:
