@@ -263,6 +263,32 @@ INLINE void next_element(int* x, int* y, int win_w) {
   }
 }
 
+/* J* - I* over the window whose corner is (jx, jy) in J (weights w) into pD, this work-item's
+ * elements (from (x0, y0) on, LK_GROUP apart), LK_BATCH samples at a time; returns its part of
+ * sum |J* - I*|. */
+INLINE int window_differences(CONST_IMAGE_PARAM(uchar, J), int jx, int jy, int4 w, LOCAL const short* pI, LOCAL short* pD,
+                              int lid, int x0, int y0, int win_w, int win_h) {
+  const int area = win_w * win_h;
+  int part = 0;
+  for (int e0 = lid, x = x0, y = y0; e0 < area; e0 += LK_BATCH * LK_GROUP) {
+    int vj[LK_BATCH];
+    UNROLL for (int k = 0; k < LK_BATCH; ++k) {
+      const bool inside = y < win_h; /* past the window: sample its last pixel, keep nothing */
+      vj[k] = sample_image(J, J_offset, J_step, jx + (inside ? x : win_w - 1), jy + (inside ? y : win_h - 1), w);
+      next_element(&x, &y, win_w);
+    }
+    UNROLL for (int k = 0; k < LK_BATCH; ++k) {
+      const int e = e0 + k * LK_GROUP;
+      if (e < area) {
+        const int diff = vj[k] - pI[e];
+        pD[e] = (short)diff;
+        part += diff < 0 ? -diff : diff;
+      }
+    }
+  }
+  return part;
+}
+
 /* A chain of float additions in order, its loads issued eight at a time. */
 INLINE float chain_sum(LOCAL const float* c, int len) {
   float acc = 0.0f;
@@ -412,27 +438,13 @@ KERNEL REQD_GROUP_SIZE(LK_GROUP, 1, 1) void pyr_lk_level_group(
       break;
     }
     const int4 wn = bilinear_weights(next_x - (float)inx, next_y - (float)iny);
-    int x = x0, y = y0;
-    for (int e0 = lid; e0 < area; e0 += LK_BATCH * LK_GROUP) {
-      int vj[LK_BATCH];
-      UNROLL for (int k = 0; k < LK_BATCH; ++k) {
-        const bool inside = y < win_h; /* past the window: sample its last pixel, keep nothing */
-        vj[k] = sample_image(J, J_offset, J_step, inx + (inside ? x : win_w - 1), iny + (inside ? y : win_h - 1), wn);
-        next_element(&x, &y, win_w);
-      }
-      UNROLL for (int k = 0; k < LK_BATCH; ++k) {
-        const int e = e0 + k * LK_GROUP;
-        if (e < area) pD[e] = (short)(vj[k] - pI[e]);
-      }
-    }
+    (void)window_differences(J, J_offset, J_step, inx, iny, wn, pI, pD, lid, x0, y0, win_w, win_h);
     BARRIER_LOCAL();
     /* The terms of the b chains, element by element. Chains 0-7: OpenCV's b lanes (pair k of
      * columns 8c + k, 8c + k + 4, made at column 8c + k; Ix in chain 2k, Iy in 2k + 1), lb terms
      * each, row after row and chunk after chunk; 8-9: the scalar tail sums of b1, b2, lt terms
      * each, row after row. */
-    x = x0;
-    y = y0;
-    for (int e = lid; e < area; e += LK_GROUP) {
+    for (int e = lid, x = x0, y = y0; e < area; e += LK_GROUP) {
       if (x >= tail) {
         const int t = y * tail_w + (x - tail);
         terms[8 * lb + t] = (float)(pD[e] * pX[e]);
@@ -475,25 +487,7 @@ KERNEL REQD_GROUP_SIZE(LK_GROUP, 1, 1) void pyr_lk_level_group(
     return;
   }
   const int4 wf = bilinear_weights(fx - (float)ifx, fy - (float)ify);
-  int part = 0;
-  int x = x0, y = y0;
-  for (int e0 = lid; e0 < area; e0 += LK_BATCH * LK_GROUP) {
-    int vj[LK_BATCH];
-    UNROLL for (int k = 0; k < LK_BATCH; ++k) {
-      const bool inside = y < win_h; /* past the window: sample its last pixel, keep nothing */
-      vj[k] = sample_image(J, J_offset, J_step, ifx + (inside ? x : win_w - 1), ify + (inside ? y : win_h - 1), wf);
-      next_element(&x, &y, win_w);
-    }
-    UNROLL for (int k = 0; k < LK_BATCH; ++k) {
-      const int e = e0 + k * LK_GROUP;
-      if (e < area) {
-        const int diff = vj[k] - pI[e];
-        pD[e] = (short)diff;
-        part += diff < 0 ? -diff : diff;
-      }
-    }
-  }
-  parts[lid] = part;
+  parts[lid] = window_differences(J, J_offset, J_step, ifx, ify, wf, pI, pD, lid, x0, y0, win_w, win_h);
   BARRIER_LOCAL();
   if (writer) {
     /* OpenCV adds |diff| (integers of at most 8160) in float one by one; while the window is
