@@ -28,7 +28,7 @@ KERNEL REQD_GROUP_SIZE(SEED_GROUP, 1, 1) void seed_klt_level(
     int npoints, int level, int max_level, int step, float level_scale, int win_w, int win_h, int max_count,
     float eps_sq, int width, int height, CONST_IMAGE_PARAM(float, I), CONST_IMAGE_PARAM(float, J),
     CONST_ARRAY_PARAM(float, prev_pts), ARRAY_PARAM(float, next_pts), ARRAY_PARAM(uchar, status), ARRAY_PARAM(float, err),
-    int has_err) {
+    int has_err, LOCAL_PARAM(float, tmpl)) {
   LOCAL_MEM float part[SEED_GROUP * 5];
   LOCAL_MEM float pos[SEED_GROUP * 4]; /* per feature: u.x, u.y (window centre in I), d.x, d.y */
   LOCAL_MEM int state[SEED_GROUP];     /* per feature: 0 moving, 1 converged, 2 lost */
@@ -66,6 +66,20 @@ KERNEL REQD_GROUP_SIZE(SEED_GROUP, 1, 1) void seed_klt_level(
     state[lid] = st;
   }
   BARRIER_LOCAL();
+  /* The template's samples do not move during a level: I, I(x + 1) - I(x - 1) and
+   * I(y + 1) - I(y - 1) of each row of this work-item's column, made once (tmpl: three planes of
+   * win_h rows of SEED_GROUP). The iterations then sample only J. */
+  if (member) {
+    const float ux = pos[4 * f] - hw + (float)col;
+    for (int r = 0; r < win_h; ++r) {
+      const float uy = pos[4 * f + 1] - hh + (float)r;
+      tmpl[r * SEED_GROUP + lid] = bilinear_f(I, I_offset, I_step, width, height, ux, uy);
+      tmpl[(win_h + r) * SEED_GROUP + lid] = bilinear_f(I, I_offset, I_step, width, height, ux + 1.0f, uy) -
+                                             bilinear_f(I, I_offset, I_step, width, height, ux - 1.0f, uy);
+      tmpl[(2 * win_h + r) * SEED_GROUP + lid] = bilinear_f(I, I_offset, I_step, width, height, ux, uy + 1.0f) -
+                                                 bilinear_f(I, I_offset, I_step, width, height, ux, uy - 1.0f);
+    }
+  }
   for (int it = 0; it < max_count; ++it) {
     float gxx = 0.0f, gxy = 0.0f, gyy = 0.0f, ex = 0.0f, ey = 0.0f;
     if (member && state[f] == 0) {
@@ -75,17 +89,14 @@ KERNEL REQD_GROUP_SIZE(SEED_GROUP, 1, 1) void seed_klt_level(
       for (int r0 = 0; r0 < win_h; r0 += SEED_ROWS) {
         float diff[SEED_ROWS], gx[SEED_ROWS], gy[SEED_ROWS];
         UNROLL for (int k = 0; k < SEED_ROWS; ++k) {
-          const float uy = pos[4 * f + 1] - hh + (float)min(r0 + k, win_h - 1);
+          const int r = min(r0 + k, win_h - 1);
+          const float uy = pos[4 * f + 1] - hh + (float)r;
           const float vx = ux + dx, vy = uy + dy;
-          diff[k] = bilinear_f(I, I_offset, I_step, width, height, ux, uy) -
-                    bilinear_f(J, J_offset, J_step, width, height, vx, vy);
-          gx[k] = 0.5f * (bilinear_f(I, I_offset, I_step, width, height, ux + 1.0f, uy) -
-                          bilinear_f(I, I_offset, I_step, width, height, ux - 1.0f, uy) +
-                          bilinear_f(J, J_offset, J_step, width, height, vx + 1.0f, vy) -
+          /* The same operations in the same order as sampling I here: (I1 - I0) + J1 - J0. */
+          diff[k] = tmpl[r * SEED_GROUP + lid] - bilinear_f(J, J_offset, J_step, width, height, vx, vy);
+          gx[k] = 0.5f * (tmpl[(win_h + r) * SEED_GROUP + lid] + bilinear_f(J, J_offset, J_step, width, height, vx + 1.0f, vy) -
                           bilinear_f(J, J_offset, J_step, width, height, vx - 1.0f, vy));
-          gy[k] = 0.5f * (bilinear_f(I, I_offset, I_step, width, height, ux, uy + 1.0f) -
-                          bilinear_f(I, I_offset, I_step, width, height, ux, uy - 1.0f) +
-                          bilinear_f(J, J_offset, J_step, width, height, vx, vy + 1.0f) -
+          gy[k] = 0.5f * (tmpl[(2 * win_h + r) * SEED_GROUP + lid] + bilinear_f(J, J_offset, J_step, width, height, vx, vy + 1.0f) -
                           bilinear_f(J, J_offset, J_step, width, height, vx, vy - 1.0f));
         }
         UNROLL for (int k = 0; k < SEED_ROWS; ++k) {
@@ -142,8 +153,7 @@ KERNEL REQD_GROUP_SIZE(SEED_GROUP, 1, 1) void seed_klt_level(
     const float ux = pos[4 * f] - hw + (float)col, dx = pos[4 * f + 2], dy = pos[4 * f + 3];
     for (int r = 0; r < win_h; ++r) {
       const float uy = pos[4 * f + 1] - hh + (float)r;
-      resid += fabs(bilinear_f(I, I_offset, I_step, width, height, ux, uy) -
-                    bilinear_f(J, J_offset, J_step, width, height, ux + dx, uy + dy));
+      resid += fabs(tmpl[r * SEED_GROUP + lid] - bilinear_f(J, J_offset, J_step, width, height, ux + dx, uy + dy));
     }
   }
   part[5 * lid] = resid;

@@ -13,6 +13,8 @@ namespace plinth::detail {
 namespace {
 
 constexpr std::size_t kSeedGroup = 64;  // SEED_GROUP in kernels/pyr_lk_seed.cl
+// The kernel's own local arrays (part, pos, state: 2564 bytes), with room to spare.
+constexpr std::size_t kSeedStaticLocal = 4096;
 
 }  // namespace
 
@@ -28,6 +30,13 @@ Event seed_track(Queue& queue, const OpticalFlowPyramid& prev_pyr, const Optical
   if (params.win_size.width > static_cast<int>(kSeedGroup)) {
     throw Error(ErrorCode::out_of_range, op, "win_size",
                 "method seed takes windows up to " + std::to_string(kSeedGroup) + " wide (one work-item per column)");
+  }
+  // The template's samples live in local memory: 3 floats a row for each of the group's work-items.
+  const std::size_t row_bytes = 3 * kSeedGroup * sizeof(float), room = queue.context().device().local_memory;
+  const std::size_t max_rows = room > kSeedStaticLocal ? (room - kSeedStaticLocal) / row_bytes : 0;
+  if (static_cast<std::size_t>(params.win_size.height) > max_rows) {
+    throw Error(ErrorCode::out_of_range, op, "win_size",
+                "method seed takes windows up to " + std::to_string(max_rows) + " rows high on this device (its local memory)");
   }
   check_same_shape(prev.size(), prev.format(), next.size(), next.format(), op, "next");
   check_depth(prev.depth(), {Depth::u8, Depth::f32}, op, "prev");
@@ -60,6 +69,8 @@ Event seed_track(Queue& queue, const OpticalFlowPyramid& prev_pyr, const Optical
     launch.arg(prev_levels[L].width()).arg(prev_levels[L].height());
     launch.image(prev_levels[L]).image(next_levels[L]);
     launch.array(prev_pts).array(next_pts).array(status).array(err.empty() ? status : err).arg(static_cast<int>(!err.empty()));
+    // The template's samples: three planes of win_h rows of kSeedGroup floats.
+    launch.local(static_cast<std::size_t>(params.win_size.height) * row_bytes);
     last = launch.run(range(groups * kSeedGroup), range(kSeedGroup));
   }
   return Event(first.valid() ? first.first() : last, last);
