@@ -33,6 +33,7 @@ KERNEL REQD_GROUP_SIZE(SEED_GROUP, 1, 1) void seed_klt_level(
   LOCAL_MEM float pos[SEED_GROUP * 4]; /* per feature: u.x, u.y (window centre in I), d.x, d.y */
   LOCAL_MEM int state[SEED_GROUP];     /* per feature: 0 moving, 1 converged, 2 lost */
   LOCAL_MEM int all_done;
+  LOCAL_MEM float total[SEED_GROUP * 5]; /* per feature: the five sums over its columns */
   const int lid = LOCAL_ID(0);
   const int fpg = SEED_GROUP / win_w;
   const int f = lid / win_w, col = lid % win_w;
@@ -116,11 +117,18 @@ KERNEL REQD_GROUP_SIZE(SEED_GROUP, 1, 1) void seed_klt_level(
     part[5 * lid + 3] = ex;
     part[5 * lid + 4] = ey;
     BARRIER_LOCAL();
-    if (member && col == 0 && state[f] == 0) {
-      float s[5] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-      for (int c = 0; c < win_w; ++c) {
-        for (int k = 0; k < 5; ++k) s[k] += part[5 * (lid + c) + k];
+    /* Each of the five sums over the feature's columns by its own work-item, columns in order. */
+    if (member && state[f] == 0) {
+      for (int k = col; k < 5; k += win_w) {
+        float acc = 0.0f;
+        for (int c = 0; c < win_w; ++c) acc += part[5 * (lid - col + c) + k];
+        total[5 * f + k] = acc;
       }
+    }
+    BARRIER_LOCAL();
+    if (member && col == 0 && state[f] == 0) {
+      float s[5];
+      for (int k = 0; k < 5; ++k) s[k] = total[5 * f + k];
       const float det = s[0] * s[2] - s[1] * s[1];
       if (!(det >= 0.01f)) {
         state[f] = 2; /* flat window: Birchfield's KLT_SMALL_DET */

@@ -13,8 +13,8 @@ namespace plinth::detail {
 namespace {
 
 constexpr std::size_t kSeedGroup = 64;  // SEED_GROUP in kernels/pyr_lk_seed.cl
-// The kernel's own local arrays (part, pos, state: 2564 bytes), with room to spare.
-constexpr std::size_t kSeedStaticLocal = 4096;
+// The kernel's own local arrays (part, pos, state, total: 3844 bytes), with room to spare.
+constexpr std::size_t kSeedStaticLocal = 6144;
 
 }  // namespace
 
