@@ -8,7 +8,8 @@ set(plinth_fast_tests
   "^FuzzCorpus\\." "^Nv12Files\\." "^Nv12\\.PlanesOfAPackedFrame$"
   "^(Npy|ImageFiles|Writers|OutputFiles|ProgramCacheFiles|DeviceMemory)\\."
   "^Arithm\\.(SaturationAtTheLimits|InPlace|SynchronousForms)$"
-  "^Pyramid\\.TinyImagesKeepShrinkingToOnePixel$" "^CascadeXml\\.")
+  "^Pyramid\\.TinyImagesKeepShrinkingToOnePixel$" "^CascadeXml\\." "^OpsCoreApi\\."
+  "^Backend\\.EventsWithAndWithoutTiming$")
 foreach(test IN LISTS plinth_tests_TESTS plinth_cascade_tests_TESTS)
   foreach(pattern IN LISTS plinth_fast_tests)
     if(test MATCHES "${pattern}")

@@ -4,9 +4,20 @@
 
 #include "core/backend.hpp"
 #include "core/context_state.hpp"
+#include "core/image_checks.hpp"
 #include "plinth/error.hpp"
 
 namespace plinth {
+namespace detail {
+void check_device(const Queue& queue, const DeviceArray& array, std::string_view op, std::string_view arg) {
+  if (array.empty()) throw Error(ErrorCode::invalid_argument, std::string(op), std::string(arg), "the array is empty");
+  if (array.buffer()->device() != queue_state(queue).context->device.get()) {
+    throw Error(ErrorCode::invalid_argument, std::string(op), std::string(arg),
+                "the array belongs to another context than the queue");
+  }
+}
+}  // namespace detail
+
 namespace {
 
 void check_format(Format format, std::string_view op) {
@@ -20,14 +31,6 @@ void check_size(std::int64_t size, std::string_view op) {
   if (size < 1 || size > max_array_elements) {
     throw Error(ErrorCode::out_of_range, std::string(op), "size",
                 std::to_string(size) + " elements is outside 1.." + std::to_string(max_array_elements));
-  }
-}
-
-void check_array(const Queue& queue, const DeviceArray& array, std::string_view op, std::string_view arg) {
-  if (array.empty()) throw Error(ErrorCode::invalid_argument, std::string(op), std::string(arg), "the array is empty");
-  if (array.buffer()->device() != detail::queue_state(queue).context->device.get()) {
-    throw Error(ErrorCode::invalid_argument, std::string(op), std::string(arg),
-                "the array belongs to another context than the queue");
   }
 }
 
@@ -95,7 +98,7 @@ DeviceArray DeviceArray::slice(std::int64_t first, std::int64_t count) const {
 void* DeviceArray::native() const { return buffer_ ? buffer_->native() : nullptr; }
 
 Event upload_array(Queue& queue, const void* src, std::size_t bytes, const DeviceArray& dst) {
-  check_array(queue, dst, "upload_array", "dst");
+  detail::check_device(queue, dst, "upload_array", "dst");
   check_bytes(dst, bytes, "upload_array");
   if (src == nullptr) throw Error(ErrorCode::invalid_argument, "upload_array", "src", "is null");
   auto& q = detail::queue_state(queue);
@@ -103,7 +106,7 @@ Event upload_array(Queue& queue, const void* src, std::size_t bytes, const Devic
 }
 
 Event download_array(Queue& queue, const DeviceArray& src, void* dst, std::size_t bytes) {
-  check_array(queue, src, "download_array", "src");
+  detail::check_device(queue, src, "download_array", "src");
   check_bytes(src, bytes, "download_array");
   if (dst == nullptr) throw Error(ErrorCode::invalid_argument, "download_array", "dst", "is null");
   auto& q = detail::queue_state(queue);
@@ -111,8 +114,8 @@ Event download_array(Queue& queue, const DeviceArray& src, void* dst, std::size_
 }
 
 Event copy_array(Queue& queue, const DeviceArray& src, const DeviceArray& dst) {
-  check_array(queue, src, "copy_array", "src");
-  check_array(queue, dst, "copy_array", "dst");
+  detail::check_device(queue, src, "copy_array", "src");
+  detail::check_device(queue, dst, "copy_array", "dst");
   if (src.size() != dst.size() || src.format() != dst.format()) {
     throw Error(ErrorCode::invalid_argument, "copy_array", "dst", "differs from src in size or format");
   }
@@ -124,7 +127,7 @@ Event copy_array(Queue& queue, const DeviceArray& src, const DeviceArray& dst) {
 }
 
 Event fill_array_bytes(Queue& queue, const DeviceArray& dst, std::uint8_t value) {
-  check_array(queue, dst, "fill_array_bytes", "dst");
+  detail::check_device(queue, dst, "fill_array_bytes", "dst");
   auto& q = detail::queue_state(queue);
   return Event(q.impl->fill(*dst.buffer(), dst.offset(), dst.bytes(), value, 1));
 }

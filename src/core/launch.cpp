@@ -47,6 +47,32 @@ std::shared_ptr<EventImpl> Launch::run(const NDRange& global, std::optional<NDRa
   return event;
 }
 
+std::string register_limit_option(const Queue& queue, int registers) {
+  return queue_state(queue).context->device->register_limit_option(registers);
+}
+
+std::shared_ptr<Buffer> allocate_buffer(const Queue& queue, std::size_t bytes) {
+  return queue_state(queue).context->device->allocate(bytes);
+}
+
+std::shared_ptr<EventImpl> fill_buffer(const Queue& queue, const Buffer& dst, std::size_t offset, std::size_t bytes,
+                                       std::uint32_t pattern, std::size_t pattern_size) {
+  return queue_state(queue).impl->fill(dst, offset, bytes, pattern, pattern_size);
+}
+
+std::shared_ptr<EventImpl> write_buffer(const Queue& queue, const Buffer& dst, const void* src, std::size_t bytes, bool blocking) {
+  return queue_state(queue).impl->write_rect(dst, BufferRect{0, bytes}, src, bytes, bytes, 1, blocking);
+}
+
+std::shared_ptr<EventImpl> read_buffer(const Queue& queue, const Buffer& src, void* dst, std::size_t bytes, bool blocking) {
+  return read_buffer(queue_state(queue), src, 0, dst, bytes, blocking);
+}
+
+std::shared_ptr<EventImpl> read_buffer(QueueState& queue, const Buffer& src, std::size_t offset, void* dst, std::size_t bytes,
+                                       bool blocking) {
+  return queue.impl->read_rect(src, BufferRect{offset, bytes}, dst, bytes, bytes, 1, blocking);
+}
+
 ScratchLease scratch(const Queue& queue, std::string_view key, std::size_t bytes, std::uint32_t tickets) {
   QueueState& q = queue_state(queue);
   std::lock_guard lock(q.scratch_mutex);

@@ -71,4 +71,19 @@ struct ScratchLease {
 };
 ScratchLease scratch(const Queue& queue, std::string_view key, std::size_t bytes, std::uint32_t tickets = 0);
 
+// The device compiler's option that holds a kernel to `registers` registers (NVIDIA's); "" elsewhere.
+std::string register_limit_option(const Queue& queue, int registers);
+
+// Plain device memory for an op's own tables and results, and its transfers, in bytes: an op
+// reaches the device through these and Launch, never through the backend's queue or device.
+std::shared_ptr<Buffer> allocate_buffer(const Queue& queue, std::size_t bytes);
+// Sets `bytes` bytes from `offset` to a 1-, 2- or 4-byte pattern.
+std::shared_ptr<EventImpl> fill_buffer(const Queue& queue, const Buffer& dst, std::size_t offset, std::size_t bytes,
+                                       std::uint32_t pattern, std::size_t pattern_size);
+std::shared_ptr<EventImpl> write_buffer(const Queue& queue, const Buffer& dst, const void* src, std::size_t bytes, bool blocking);
+std::shared_ptr<EventImpl> read_buffer(const Queue& queue, const Buffer& src, void* dst, std::size_t bytes, bool blocking);
+// From byte `offset` of src, for state that keeps its queue's QueueState rather than the Queue.
+std::shared_ptr<EventImpl> read_buffer(QueueState& queue, const Buffer& src, std::size_t offset, void* dst, std::size_t bytes,
+                                       bool blocking);
+
 }  // namespace plinth::detail

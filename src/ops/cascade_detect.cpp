@@ -14,7 +14,6 @@
 #include <string>
 #include <tuple>
 
-#include "core/context_state.hpp"
 #include "core/image_checks.hpp"
 #include "core/launch.hpp"
 #include "ops/cascade_plan.hpp"
@@ -58,7 +57,7 @@ constexpr int kTickets = 32;       // header words from here on hand out chunks 
 constexpr std::size_t kCoopLanes = 32;  // COOP_LANES in kernels/cascade.cl: one warp
 
 std::shared_ptr<Buffer> allocate(const Queue& queue, std::size_t bytes) {
-  return context_state(queue.context())->device->allocate(std::max<std::size_t>(bytes, 16));
+  return allocate_buffer(queue, std::max<std::size_t>(bytes, 16));
 }
 
 template <class T>
@@ -66,7 +65,7 @@ std::shared_ptr<Buffer> upload(const Queue& queue, const std::vector<T>& v) {
   auto b = allocate(queue, v.size() * sizeof(T));
   if (!v.empty()) {
     const std::size_t bytes = v.size() * sizeof(T);
-    queue_state(queue).impl->write_rect(*b, BufferRect{0, bytes}, v.data(), bytes, bytes, 1, true);
+    write_buffer(queue, *b, v.data(), bytes, true);
   }
   return b;
 }
@@ -339,13 +338,12 @@ Event detect_multi_scale(Queue& queue, const Cascade& cascade, std::span<const D
   s.candidates.clear();
   s.grouping_us = 0;
   const CascadePlan& plan = s.plan;
-  QueueState& qs = queue_state(queue);
   PhaseLog log(s);
 
   log.begin("setup");
-  log.add(qs.impl->fill(*s.result, 0, kResultHeader * sizeof(std::uint32_t), 0, 4));
-  if (simple) log.add(qs.impl->fill(*s.skip_bits, 0, s.skip_bits->size(), 0, 4));
-  if (m.tilted) log.add(qs.impl->fill(*s.atlas.buffer(), s.atlas.offset(), s.atlas.pitch() * s.atlas.height(), 0, 1));
+  log.add(fill_buffer(queue, *s.result, 0, kResultHeader * sizeof(std::uint32_t), 0, 4));
+  if (simple) log.add(fill_buffer(queue, *s.skip_bits, 0, s.skip_bits->size(), 0, 4));
+  if (m.tilted) log.add(fill_buffer(queue, *s.atlas.buffer(), s.atlas.offset(), s.atlas.pitch() * s.atlas.height(), 0, 1));
 
   // CascadeClassifier resizes with INTER_LINEAR_EXACT.
   log.begin("resize");
@@ -457,7 +455,7 @@ Event detect_multi_scale(Queue& queue, const Cascade& cascade, std::span<const D
   const std::uint32_t prefix = std::min<std::uint32_t>(CascadePolicy::download_prefix, s.capacity);
   s.download.assign(kResultHeader + static_cast<std::size_t>(prefix), 0);
   const std::size_t bytes = s.download.size() * sizeof(std::uint32_t);
-  log.add(qs.impl->read_rect(*s.result, BufferRect{0, bytes}, s.download.data(), bytes, bytes, 1, false));
+  log.add(read_buffer(queue, *s.result, s.download.data(), bytes, false));
   s.event = log.all();
   return s.event;
 }
@@ -485,8 +483,7 @@ void finish(detail::DetectionState& s) {
     if (!q) throw Error(ErrorCode::invalid_argument, kOp, "queue", "the queue of the call no longer exists");
     list.resize(n);
     const std::size_t bytes = (n - have) * sizeof(std::uint32_t);
-    q->impl->read_rect(*s.result, BufferRect{(kResultHeader + have) * sizeof(std::uint32_t), bytes}, list.data() + have, bytes,
-                       bytes, 1, true);
+    read_buffer(*q, *s.result, (kResultHeader + have) * sizeof(std::uint32_t), list.data() + have, bytes, true);
   }
   const auto started = std::chrono::steady_clock::now();
   std::sort(list.begin(), list.end());

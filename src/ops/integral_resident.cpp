@@ -89,7 +89,7 @@ Event launch_integral_resident(Queue& queue, const IntegralPlan& plan) {
   options.define("NW", shape.warps).define("WR", shape.rows_per_warp);
   options.define("SRC_VEC_OK", one_channel && quad_aligned(src) ? 1 : 0)
       .define("OUT_VEC_OK", one_channel && quad_aligned(*plan.sum) ? 1 : 0);
-  if (shape.limit_registers) options.raw(queue_state(queue).context->device->register_limit_option(64));
+  if (shape.limit_registers) options.raw(register_limit_option(queue, 64));
   const auto program = get_program(queue, "integral_resident.cl", options);
 
   const int block_h = shape.warps * shape.rows_per_warp;
@@ -106,7 +106,7 @@ Event launch_integral_resident(Queue& queue, const IntegralPlan& plan) {
   const ScratchLease sync = scratch(queue, "integral_resident.sync", 256 + static_cast<std::size_t>(blocks) * acc / 4 * 8,
                                     static_cast<std::uint32_t>(blocks));
   std::shared_ptr<EventImpl> first;
-  if (sync.fresh) first = queue_state(queue).impl->fill(*sync.buffer, 0, sync.buffer->size(), 0, 4);
+  if (sync.fresh) first = fill_buffer(queue, *sync.buffer, 0, sync.buffer->size(), 0, 4);
 
   Launch launch(queue, program, "integral_resident");
   launch.arg(plan.width).arg(plan.height).arg(plan.channels).arg(static_cast<int>(planes));

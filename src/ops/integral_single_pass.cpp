@@ -70,11 +70,10 @@ Event launch_integral_single_pass(Queue& queue, const IntegralPlan& plan) {
   const ScratchLease counter = scratch(queue, "integral_single_pass.counter", 256 + 8 * static_cast<std::size_t>(total_tiles),
                                       static_cast<std::uint32_t>(total_tiles));
   const ScratchLease status = scratch(queue, "integral_single_pass.status", words * sizeof(std::uint64_t), 0);
-  auto& impl = *queue_state(queue).impl;
   std::shared_ptr<EventImpl> first;
-  if (counter.fresh) first = impl.fill(*counter.buffer, 0, counter.buffer->size(), 0, 4);
+  if (counter.fresh) first = fill_buffer(queue, *counter.buffer, 0, counter.buffer->size(), 0, 4);
   if (counter.fresh || status.fresh) {
-    auto cleared = impl.fill(*status.buffer, 0, status.buffer->size(), 0, 4);
+    auto cleared = fill_buffer(queue, *status.buffer, 0, status.buffer->size(), 0, 4);
     if (!first) first = cleared;
   }
 

@@ -67,7 +67,7 @@ Event launch_integral_tiled(Queue& queue, const IntegralPlan& plan) {
   const ScratchLease sync = scratch(queue, "integral_tiled.sync", 256 + 4 * static_cast<std::size_t>(scan_groups + tiles),
                                     static_cast<std::uint32_t>(groups));
   std::shared_ptr<EventImpl> first;
-  if (sync.fresh) first = queue_state(queue).impl->fill(*sync.buffer, 0, sync.buffer->size(), 0, 4);
+  if (sync.fresh) first = fill_buffer(queue, *sync.buffer, 0, sync.buffer->size(), 0, 4);
 
   const int tx = static_cast<int>(tiles_x), ty = static_cast<int>(tiles_y), np = static_cast<int>(planes);
   const std::size_t group = 32 * kWarps;

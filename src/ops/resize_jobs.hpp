@@ -8,7 +8,7 @@
 #include <span>
 #include <vector>
 
-#include "core/backend.hpp"
+#include "core/launch.hpp"
 #include "plinth/image.hpp"
 #include "plinth/resize.hpp"
 

@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "core/context_state.hpp"
+#include "core/image_checks.hpp"
 #include "plinth/error.hpp"
 
 namespace plinth::detail {
@@ -11,10 +11,7 @@ namespace plinth::detail {
 Words words(const DeviceArray& array) { return {array.buffer().get(), array.offset_elements(), array.size()}; }
 
 void check_array(const Queue& queue, const DeviceArray& array, std::string_view op, std::string_view arg) {
-  if (array.empty()) throw Error(ErrorCode::invalid_argument, std::string(op), std::string(arg), "the array is empty");
-  if (array.buffer()->device() != queue_state(queue).context->device.get()) {
-    throw Error(ErrorCode::invalid_argument, std::string(op), std::string(arg), "the array belongs to another context than the queue");
-  }
+  check_device(queue, array, op, arg);
   if (array.size() > max_sort_elements) {
     throw Error(ErrorCode::out_of_range, std::string(op), std::string(arg),
                 std::to_string(array.size()) + " elements exceed the largest input, 2^30");
