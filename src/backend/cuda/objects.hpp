@@ -106,11 +106,13 @@ class CuEvent final : public detail::EventImpl {
 };
 
 // The event of a command recorded without events (timing off): waiting, or a native handle,
-// records one event behind everything enqueued so far and uses that.
+// records one event behind everything enqueued so far and uses that. Once its queue is gone (its
+// destructor waited for the stream) there is nothing left to wait for, and no stream to record
+// on: `alive` tells.
 class CuPendingEvent final : public detail::EventImpl {
  public:
-  CuPendingEvent(std::shared_ptr<EventPool> pool, CUcontext context, CUstream stream)
-      : pool_(std::move(pool)), context_(context), stream_(stream) {}
+  CuPendingEvent(std::shared_ptr<EventPool> pool, CUcontext context, CUstream stream, std::weak_ptr<void> alive)
+      : pool_(std::move(pool)), context_(context), stream_(stream), alive_(std::move(alive)) {}
   ~CuPendingEvent() override;
   void wait() override;
   std::uint64_t start_ns() override { detail::throw_no_timestamps(); }
@@ -122,6 +124,7 @@ class CuPendingEvent final : public detail::EventImpl {
   std::shared_ptr<EventPool> pool_;
   CUcontext context_;
   CUstream stream_;
+  std::weak_ptr<void> alive_;
   std::once_flag once_;
   CUevent marker_ = nullptr;
 };
@@ -157,6 +160,7 @@ class CuQueue final : public detail::QueueImpl {
   bool owned_;
   std::shared_ptr<EventPool> pool_;
   CUevent origin_ = nullptr;
+  std::shared_ptr<void> alive_ = std::make_shared<char>(0);  // expires with the queue (CuPendingEvent)
 };
 
 class CuDevice final : public detail::Device {

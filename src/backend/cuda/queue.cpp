@@ -111,6 +111,7 @@ CuPendingEvent::~CuPendingEvent() { pool_->give(marker_); }
 
 CUevent CuPendingEvent::marker() {
   std::call_once(once_, [this] {
+    if (alive_.expired()) return;  // the queue and its stream are gone
     const Driver& api = require_driver();
     make_current(api, context_);
     CUevent e = pool_->take();
@@ -124,6 +125,7 @@ CUevent CuPendingEvent::marker() {
 
 void CuPendingEvent::wait() {
   CUevent e = marker();
+  if (e == nullptr) return;  // the queue is gone: its destructor waited for everything
   const Driver& api = require_driver();
   make_current(api, context_);
   check_sync(api.cuEventSynchronize(e), "cuEventSynchronize");
@@ -139,7 +141,7 @@ CUevent CuQueue::begin() {
 }
 
 std::shared_ptr<detail::EventImpl> CuQueue::end(CUevent start) {
-  if (start == nullptr) return std::make_shared<CuPendingEvent>(pool_, device_.context(), stream_);
+  if (start == nullptr) return std::make_shared<CuPendingEvent>(pool_, device_.context(), stream_, alive_);
   CUevent stop = pool_->take();
   check(api_.cuEventRecord(stop, stream_), "cuEventRecord");
   return std::make_shared<CuEvent>(pool_, device_.context(), start, stop, origin_);
