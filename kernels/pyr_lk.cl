@@ -57,6 +57,12 @@ INLINE int2 sample_deriv(CONST_IMAGE_PARAM(short, d), int x, int y, int4 w) {
   return r;
 }
 
+/* The smaller eigenvalue of G = [A11 A12; A12 A22], divided by the window's area times 2, as
+ * OpenCV computes it (err with OPTFLOW_LK_GET_MIN_EIGENVALS, and the minEigThreshold test). */
+INLINE float min_eigenvalue(float A11, float A12, float A22, int win_w, int win_h) {
+  return div_rn(A22 + A11 - sqrt_rn((A11 - A22) * (A11 - A22) + 4.f * A12 * A12), (float)(2 * win_w * win_h));
+}
+
 /* OpenCV's v_reduce_sum of four float lanes on SSE: (l0 + l2) + (l1 + l3). */
 INLINE float reduce4(float4 l) { return (l.x + l.z) + (l.y + l.w); }
 
@@ -157,7 +163,7 @@ KERNEL void pyr_lk_level(int npoints, int level, int max_level, int use_initial_
   const float A11 = s11 * FLT_SCALE, A12 = s12 * FLT_SCALE, A22 = s22 * FLT_SCALE;
 
   float D = A11 * A22 - A12 * A12;
-  const float min_eig = div_rn(A22 + A11 - sqrt_rn((A11 - A22) * (A11 - A22) + 4.f * A12 * A12), (float)(2 * win_w * win_h));
+  const float min_eig = min_eigenvalue(A11, A12, A22, win_w, win_h);
   if (has_err && get_min_eig) ARRAY_AT(err, p) = min_eig;
   if (min_eig < min_eig_threshold || D < FLT_EPSILON) {
     ARRAY_AT(next_pts, 2 * p) = out_x;
@@ -415,7 +421,7 @@ KERNEL REQD_GROUP_SIZE(LK_GROUP, 1, 1) void pyr_lk_level_group(
   BARRIER_LOCAL(); /* sums is reused below */
 
   float D = A11 * A22 - A12 * A12;
-  const float min_eig = div_rn(A22 + A11 - sqrt_rn((A11 - A22) * (A11 - A22) + 4.f * A12 * A12), (float)(2 * win_w * win_h));
+  const float min_eig = min_eigenvalue(A11, A12, A22, win_w, win_h);
   if (writer && has_err && get_min_eig) ARRAY_AT(err, p) = min_eig;
   if (min_eig < min_eig_threshold || D < FLT_EPSILON) {
     if (writer) {
