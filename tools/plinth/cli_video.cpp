@@ -20,12 +20,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-bool is_image_name(const fs::path& p) {
-  static const char* const exts[] = {".png", ".jpg", ".jpeg", ".bmp", ".pgm", ".ppm", ".pnm"};
-  const std::string s = p.string();
-  return std::any_of(std::begin(exts), std::end(exts), [&](const char* e) { return has_extension(s, e); });
-}
-
 std::string format_name(const HostImage& image) { return describe(image); }
 
 }  // namespace
@@ -45,22 +39,7 @@ FrameSource::FrameSource(const std::vector<std::string>& inputs, const char* com
     current_ = inputs[0];
     return;
   }
-  for (const std::string& in : inputs) {
-    std::error_code ec;
-    if (fs::is_directory(in, ec)) {
-      std::vector<std::string> found;
-      for (const auto& e : fs::directory_iterator(in, ec)) {
-        if (e.is_regular_file(ec) && is_image_name(e.path())) found.push_back(e.path().string());
-      }
-      if (found.empty()) throw Error(ErrorCode::io, command, in, "the folder holds no image files");
-      std::sort(found.begin(), found.end());
-      images_.insert(images_.end(), found.begin(), found.end());
-    } else if (fs::exists(in, ec)) {
-      images_.push_back(in);
-    } else {
-      throw Error(ErrorCode::io, command, in, "no such file or folder");
-    }
-  }
+  images_ = expand_inputs(inputs, command);
 }
 
 FrameSource::~FrameSource() = default;
@@ -136,7 +115,7 @@ FrameSink::FrameSink(std::string target, const char* command, const Globals& glo
     }
     return;
   }
-  if (is_image_name(target_)) {
+  if (is_image_file(target_)) {
     throw Error(ErrorCode::invalid_argument, command, target_,
                 "annotated frames go to a video file (.mp4, .avi, .mkv) or a folder for PNG frames, not one image");
   }

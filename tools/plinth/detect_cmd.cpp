@@ -8,7 +8,6 @@
 // Inputs are processed in order. When one fails (unreadable, not an image), the run stops with
 // one error line and exit code 1; the inputs before it have been reported (text or JSON alike:
 // the JSON array then holds the inputs that completed) and their drawings written.
-#include <glob.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -18,6 +17,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "cli_images.hpp"
 #include "command.hpp"
 #include "detect_video.hpp"
 
@@ -37,44 +37,6 @@ struct Options {
   bool json = false;
   std::string draw;
 };
-
-bool is_image_file(const fs::path& p) {
-  static const char* exts[] = {".png", ".jpg", ".jpeg", ".bmp", ".pgm", ".ppm", ".pnm"};
-  const std::string s = p.string();
-  return std::any_of(std::begin(exts), std::end(exts), [&](const char* e) { return has_extension(s, e); });
-}
-
-// Files, directories (sorted image files inside) and glob patterns, in the order given.
-std::vector<std::string> expand_inputs(const std::vector<std::string>& inputs) {
-  std::vector<std::string> files;
-  for (const std::string& in : inputs) {
-    std::error_code ec;
-    if (fs::is_directory(in, ec)) {
-      std::vector<std::string> found;
-      for (const auto& e : fs::directory_iterator(in, ec)) {
-        if (e.is_regular_file(ec) && is_image_file(e.path())) found.push_back(e.path().string());
-      }
-      if (found.empty()) throw Error(ErrorCode::io, kCmd, in, "the directory holds no image files");
-      std::sort(found.begin(), found.end());
-      files.insert(files.end(), found.begin(), found.end());
-    } else if (fs::exists(in, ec)) {
-      files.push_back(in);
-    } else if (in.find_first_of("*?[") != std::string::npos) {
-      glob_t g{};
-      const int rc = ::glob(in.c_str(), 0, nullptr, &g);
-      std::vector<std::string> found;
-      if (rc == 0) {
-        for (std::size_t i = 0; i < g.gl_pathc; ++i) found.emplace_back(g.gl_pathv[i]);
-      }
-      ::globfree(&g);
-      if (found.empty()) throw Error(ErrorCode::io, kCmd, in, "the pattern matches no file");
-      files.insert(files.end(), found.begin(), found.end());
-    } else {
-      throw Error(ErrorCode::io, kCmd, in, "no such file or directory");
-    }
-  }
-  return files;
-}
 
 std::string json_escape(const std::string& s) {
   std::string out;
@@ -127,7 +89,7 @@ void progress(std::size_t done, std::size_t total) {
 }
 
 void run(const Options& o, Globals& globals) {
-  const std::vector<std::string> files = expand_inputs(o.inputs);
+  const std::vector<std::string> files = expand_inputs(o.inputs, kCmd);
   DetectOptions options;
   if (!(o.scale_factor > 1.0) || !std::isfinite(o.scale_factor)) {
     throw Error(ErrorCode::invalid_argument, kCmd, "--scale-factor", "must be a finite number greater than 1");
