@@ -66,6 +66,7 @@ class Detector:
 
             import plinth
 
+            cv2.setNumThreads(1)  # one actor per core: OpenCV's own threads would only oversubscribe them
             self.cascade = cv2.CascadeClassifier(plinth.find_cascade(cascade))
 
     def _detect(self, images):
