@@ -146,6 +146,16 @@ class DeviceImage:
         On a CUDA device: the image for CuPy, PyTorch and Numba without a copy (waits for its event first). Absent on OpenCL devices.
         """
 
+    def __dlpack__(self, *, stream: int | None = None, max_version: tuple[int, int] | None = None, dl_device: tuple[int, int] | None = None, copy: bool | None = None) -> object:
+        """
+        DLPack export on a CUDA device (torch.from_dlpack, cupy.from_dlpack; no copy). Unless stream is -1 it first waits for the work that produced the image; BufferError on OpenCL devices.
+        """
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        """
+        (2, CUDA ordinal) on CUDA, (4, index) on OpenCL (kDLOpenCL; no export).
+        """
+
     @staticmethod
     def from_cuda_array(array: ArrayLike, context: Context | None = None) -> DeviceImage:
         """
@@ -153,6 +163,11 @@ class DeviceImage:
         """
 
     def __repr__(self) -> str: ...
+
+def from_dlpack(x: ArrayLike, queue: Queue | None = None) -> HostImage | DeviceImage:
+    """
+    Adopts any DLPack array (NumPy, PyTorch, CuPy, JAX, plinth) of shape (h, w) or (h, w, c) without a copy: CPU memory becomes a HostImage, CUDA memory a DeviceImage (only on a CUDA queue: `queue`, default the default queue, whose stream the producer's pending work is ordered before). The array is kept alive.
+    """
 
 class HostImage:
     """A plinth view of a NumPy image's memory, without a copy."""
@@ -181,6 +196,14 @@ class HostImage:
     @property
     def data_ptr(self) -> int:
         """Address of the first pixel (equals the array's ctypes.data)."""
+
+    def __dlpack__(self, *, stream: int | None = None, max_version: tuple[int, int] | None = None, dl_device: tuple[int, int] | None = None, copy: bool | None = None) -> object:
+        """
+        DLPack export of the host memory (numpy.from_dlpack, torch.from_dlpack; no copy). stream must be None.
+        """
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        """(1, 0): CPU memory (kDLCPU)."""
 
     def numpy(self) -> NDArray:
         """A NumPy array over the same memory (no copy)."""
