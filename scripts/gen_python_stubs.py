@@ -30,7 +30,7 @@ PARAMETERS = [
     (r"ksize|anchor|dstsize|dsize|winSize|minSize|maxSize", "tuple[int, int]"),
     (r"criteria", "tuple[int, int, float]"),
     (r"array|out|keys|queryDescriptors|trainDescriptors|data|bestLabels|descriptors|vocabulary|image_starts|"
-     r"prevPts|nextPts|rectList|kernelX|kernelY|kernel|x", "ArrayLike"),
+     r"prevPts|nextPts|rectList|kernelX|kernelY|kernel|x|values|flags", "ArrayLike"),
     (r"stream", "int"),
     (r"max_version|dl_device", "tuple[int, int]"),
     (r"copy", "bool"),
@@ -53,6 +53,10 @@ def typed(text):
                 line = line.replace("-> object:", "-> NDArray:")
             elif name == "__dlpack_device__":
                 line = line.replace("-> tuple:", "-> tuple[int, int]:")
+            elif name == "sort_pairs":
+                line = line.replace("-> tuple:", "-> tuple[NDArray, NDArray]:")
+            elif name == "compact":
+                line = line.replace("-> object:", "-> NDArray:")
             elif name == "from_dlpack":
                 line = line.replace("-> object:", "-> HostImage | DeviceImage:")
             elif name == "dtype":

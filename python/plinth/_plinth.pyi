@@ -219,6 +219,11 @@ def integral2(src: Image | None, sdepth: Depth | None = -1, sqdepth: Depth | Non
 def integral3(src: Image | None, sdepth: Depth | None = -1, sqdepth: Depth | None = -1, queue: Queue | None = None) -> Image:
     """cv2.integral3: (sum, sqsum, tilted)."""
 
+def integral_count(src: Image | None, sdepth: Depth | None = -1, dst: Image | None = None, queue: Queue | None = None) -> Image:
+    """
+    plinth's integral of non-zero counts: the (W+1) x (H+1) image of how many values are non-zero above and left of each point, per channel (cv2.integral of src != 0); sdepth int32 (default) or uint32.
+    """
+
 def boxFilter(src: Image | None, ddepth: Depth | None, ksize: tuple[int, int], anchor: tuple[int, int] = (-1, -1), normalize: bool = True, borderType: int = 4, dst: Image | None = None, queue: Queue | None = None) -> Image:
     """
     cv2.boxFilter: window sums (normalize=True: means). uint8, uint16, float32 sources.
@@ -247,6 +252,11 @@ def medianBlur(src: Image | None, ksize: int, dst: Image | None = None, queue: Q
     cv2.medianBlur: median of the ksize x ksize window (replicated border).
     """
 
+def epsilon_filter(src: Image | None, window: int = 5, threshold: int = 20, borderType: int = 4, borderValue: int = 0, nv12: bool = False, dst: Image | None = None, queue: Queue | None = None) -> Image:
+    """
+    plinth's epsilon filter (docs/epsilon_filter.md) of a uint8 one-channel image: the mean, rounded half up, of the window x window neighbours within `threshold` of the centre. nv12=True: src is an NV12 frame as one (3H/2, W) array, its Y plane filtered and UV copied.
+    """
+
 def pyrDown(src: Image | None, dstsize: tuple[int, int] | None = None, borderType: int = 4, dst: Image | None = None, queue: Queue | None = None) -> Image:
     """
     cv2.pyrDown: Gaussian smoothing and every second pixel; ((W+1)//2, (H+1)//2).
@@ -257,6 +267,11 @@ def pyrUp(src: Image | None, dstsize: tuple[int, int] | None = None, borderType:
 
 def buildPyramid(src: Image | None, maxlevel: int, borderType: int = 4, queue: Queue | None = None) -> list:
     """cv2.buildPyramid: [src, pyrDown(src), ...], maxlevel + 1 images."""
+
+def subsampled_pyramid(src: Image | None, levels: int = 3, subsampling: int = 4, sigma_factor: float = 0.9, borderType: int = 4, queue: Queue | None = None) -> list:
+    """
+    plinth's KLT pyramid: float32 levels, [src, then each level smoothed by a Gaussian of sigma sigma_factor * subsampling and sampled at (s*x + s/2, s*y + s/2)]; uint8 or float32 one-channel source.
+    """
 
 def add(src1: Image | None, src2: Image | None, dst: Image | None = None, queue: Queue | None = None) -> Image:
     """cv2.add of two images of one shape and dtype (saturating)."""
@@ -351,6 +366,16 @@ def argsort(keys: ArrayLike, descending: bool = False, queue: Queue | None = Non
 def top_k(keys: ArrayLike, k: int, largest: bool = True, queue: Queue | None = None) -> tuple:
     """
     The k largest (or smallest) keys of a 1-D array and their int32 indices, best first, ties by index.
+    """
+
+def sort_pairs(keys: ArrayLike, values: ArrayLike, descending: bool = False, queue: Queue | None = None) -> tuple[NDArray, NDArray]:
+    """
+    Stable sort of 1-D keys (uint32, int32, float32) carrying values (uint32, int32, float32) with them: (sorted keys, values in that order).
+    """
+
+def compact(values: ArrayLike, flags: ArrayLike, queue: Queue | None = None) -> NDArray:
+    """
+    Stable stream compaction: the values (1-D uint32, int32 or float32) whose uint8 flag is non-zero, in order (numpy's values[flags != 0]).
     """
 
 class DMatch:
