@@ -75,8 +75,10 @@ nb::object device_image_dlpack(nb::handle self, nb::handle stream, nb::handle ma
   if (!stream.is_none()) {
     if (!nb::isinstance<nb::int_>(stream)) type_error(op, "stream", "expected None or an integer (a CUDA stream), got " + python_type_name(stream));
     stream_value = nb::cast<long long>(stream);
-    if (stream_value == 0 || stream_value < -1)
-      argument_error(op, "stream", "0 and values below -1 are not CUDA streams in DLPack (1: legacy default, 2: per-thread default, -1: no synchronisation)");
+    // 0, which the protocol forbids as ambiguous, is what older consumers (torch before 1.11) pass for
+    // the default stream: taken as the legacy default stream, as it is treated the same here.
+    if (stream_value < -1)
+      argument_error(op, "stream", "values below -1 are not CUDA streams in DLPack (1: legacy default, 2: per-thread default, -1: no synchronisation)");
   }
   if (stream_value != -1 && d.event.valid()) {
     nb::gil_scoped_release release;
