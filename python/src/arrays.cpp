@@ -1,5 +1,5 @@
-// Operations on 1-D and 2-D arrays: sorting (keys, pairs), top-k, stream compaction, brute-force matching (cv2.BFMatcher),
-// k-means (cv2.kmeans) and bag-of-words histograms.
+// Operations on 1-D and 2-D arrays: sorting (keys, pairs), top-k, stream compaction, brute-force
+// matching (cv2.BFMatcher), k-means (cv2.kmeans) and bag-of-words histograms.
 #include <cstring>
 
 #include "common.hpp"

@@ -1,8 +1,8 @@
 // DLPack, the Python array API standard's data interchange (data-apis.org/array-api, "Data
 // interchange mechanisms"): HostImage and DeviceImage export __dlpack__ / __dlpack_device__, and
 // plinth.from_dlpack(x) imports any producer's array without a copy (CPU memory as a HostImage,
-// CUDA memory as a DeviceImage). nanobind makes and reads the capsules (its export of an nb::ndarray, the
-// nb::ndarray caster); this file decides devices, streams and the image rules.
+// CUDA memory as a DeviceImage). nanobind makes and reads the capsules (its nb_ndarray's
+// __dlpack__, the nb::ndarray caster); this file decides devices, streams and the image rules.
 //
 // Streams (CUDA): an exporting DeviceImage cannot enqueue a wait on the consumer's stream (plinth's
 // Event has no public CUDA event), so for any stream other than -1 it waits on the host for the work
@@ -25,9 +25,9 @@ std::string python_type_name(nb::handle value) { return nb::type_name(value.type
 
 bool on_cuda(const PyDeviceImage& d) { return d.context && d.context->device().backend == "cuda"; }
 
-// The capsule of `array`: nanobind's export of an nb::ndarray<> without a framework, which is the
-// capsule itself in nanobind 3 and an nb_ndarray (whose __dlpack__ makes it) in nanobind 2. copy=True
-// and other devices are refused with BufferError, as the protocol asks of a producer that cannot.
+// The capsule of `array`, an nb_ndarray (image_ndarray; were nanobind to export a bare capsule instead,
+// that capsule). copy=True and other devices are refused with BufferError, as the protocol asks of a
+// producer that cannot serve them.
 nb::object capsule_of(nb::handle array, const char* op, std::pair<int, int> device, nb::handle max_version,
                       nb::handle dl_device, nb::handle copy) {
   if (!copy.is_none() && nb::cast<bool>(copy))

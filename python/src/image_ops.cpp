@@ -1,7 +1,8 @@
-// Image operations with cv2's names, argument names and defaults (plinth's own, with snake_case
-// names: integral_count, epsilon_filter, subsampled_pyramid): integral images, filters, pyramids, elementwise arithmetic, conversion, colour and resize. Each takes NumPy arrays
-// (returns NumPy arrays, synchronously) or DeviceImages (returns DeviceImages, asynchronously; the
-// result's .event completes when it is written). `queue` picks the queue (default: the module's).
+// Image operations with cv2's names, argument names and defaults (plinth's own with snake_case
+// names: integral_count, epsilon_filter, subsampled_pyramid): integral images, filters, pyramids,
+// elementwise arithmetic, conversion, colour and resize. Each takes NumPy arrays (returns NumPy
+// arrays, synchronously) or DeviceImages (returns DeviceImages, asynchronously; the result's .event
+// completes when it is written). `queue` picks the queue (default: the module's).
 #include <cmath>
 
 #include "common.hpp"

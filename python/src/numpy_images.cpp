@@ -52,6 +52,21 @@ nb::ndarray<nb::ro> array_of(nb::handle value, const char* op, const char* arg, 
   return array;
 }
 
+// The NumPy name of a DLPack dtype (float16, complex64, bool, ...), for messages.
+std::string dtype_name(nb::dlpack::dtype t) {
+  std::string kind;
+  switch (static_cast<nb::dlpack::dtype_code>(t.code)) {
+    case nb::dlpack::dtype_code::Int: kind = "int"; break;
+    case nb::dlpack::dtype_code::UInt: kind = "uint"; break;
+    case nb::dlpack::dtype_code::Float: kind = "float"; break;
+    case nb::dlpack::dtype_code::Complex: kind = "complex"; break;
+    case nb::dlpack::dtype_code::Bfloat: kind = "bfloat"; break;
+    case nb::dlpack::dtype_code::Bool: return "bool";
+    default: return "of DLPack type code " + std::to_string(t.code) + " (" + std::to_string(t.bits) + " bits)";
+  }
+  return kind + std::to_string(t.bits) + (t.lanes != 1 ? "x" + std::to_string(t.lanes) : "");
+}
+
 }  // namespace
 
 [[noreturn]] void argument_error(const char* op, const char* arg, const std::string& message) {
@@ -64,19 +79,6 @@ nb::ndarray<nb::ro> array_of(nb::handle value, const char* op, const char* arg, 
 nb::object numpy_dtype(Depth depth) {
   static const char* names[] = {"uint8", "int8", "uint16", "int16", "uint32", "int32", "uint64", "int64", "float32", "float64"};
   return nb::module_::import_("numpy").attr("dtype")(names[static_cast<int>(depth)]);
-}
-
-std::string dtype_name(nb::dlpack::dtype t) {
-  std::string kind;
-  switch (static_cast<nb::dlpack::dtype_code>(t.code)) {
-    case nb::dlpack::dtype_code::Int: kind = "int"; break;
-    case nb::dlpack::dtype_code::UInt: kind = "uint"; break;
-    case nb::dlpack::dtype_code::Float: kind = "float"; break;
-    case nb::dlpack::dtype_code::Complex: kind = "complex"; break;
-    case nb::dlpack::dtype_code::Bool: return "bool";
-    default: kind = "dtype code " + std::to_string(t.code) + " of "; break;
-  }
-  return kind + std::to_string(t.bits) + (t.lanes != 1 ? "x" + std::to_string(t.lanes) : "");
 }
 
 ImageLayout image_layout(const nb::ndarray<nb::ro>& array, const char* op, const char* arg) {
