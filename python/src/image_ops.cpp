@@ -49,6 +49,28 @@ nb::object integral_n(nb::handle src, nb::handle sdepth, nb::handle sqdepth, PyQ
   }, dst);
 }
 
+// A pyramid builder's levels as a list: DeviceImages carrying the build's event for a device source,
+// NumPy arrays for a host one (level 0 the source array itself where `source_is_level0`, as cv2's
+// buildPyramid returns it).
+template <class Options>
+nb::list pyramid_levels(nb::handle src, PyQueue* queue_arg, const char* op, const Options& o, bool source_is_level0,
+                        Event (*on_device)(Queue&, const DeviceImage&, std::vector<DeviceImage>&, const Options&),
+                        std::vector<HostImage> (*on_host)(Queue&, const HostImage&, const Options&)) {
+  PyQueue& qq = queue_or_default(queue_arg);
+  nb::list out;
+  if (nb::isinstance<PyDeviceImage>(src)) {
+    const DeviceImage s = nb::cast<PyDeviceImage&>(src).image;
+    std::vector<DeviceImage> levels;
+    const Event e = without_gil(qq, [&] { return on_device(qq.queue, s, levels, o); });
+    for (auto& l : levels) out.append(PyDeviceImage{l, e, qq.queue.context(), {}});
+  } else {
+    const HostImage s = host_view(src, op, "src");
+    auto levels = without_gil(qq, [&] { return on_host(qq.queue, s, o); });
+    for (std::size_t i = 0; i < levels.size(); ++i) out.append(i == 0 && source_is_level0 ? nb::borrow(src) : to_numpy(levels[i]));
+  }
+  return out;
+}
+
 }  // namespace
 
 void register_image_ops(nb::module_& m) {
@@ -172,20 +194,7 @@ void register_image_ops(nb::module_& m) {
     PyramidOptions o;
     o.levels = maxlevel + 1;
     o.border = border_from_cv(border, "buildPyramid");
-    PyQueue& qq = queue_or_default(queue_arg);
-    nb::list out;
-    if (nb::isinstance<PyDeviceImage>(src)) {
-      const DeviceImage s = nb::cast<PyDeviceImage&>(src).image;
-      std::vector<DeviceImage> levels;
-      const Event e = without_gil(qq, [&] { return build_pyramid(qq.queue, s, levels, o); });
-      for (auto& l : levels) out.append(PyDeviceImage{l, e, qq.queue.context(), {}});
-    } else {
-      const HostImage s = host_view(src, "buildPyramid", "src");
-      auto levels = without_gil(qq, [&] { return build_pyramid(qq.queue, s, o); });
-      out.append(nb::borrow(src));  // level 0 is the source itself, as in cv2
-      for (std::size_t i = 1; i < levels.size(); ++i) out.append(to_numpy(levels[i]));
-    }
-    return out;
+    return pyramid_levels(src, queue_arg, "buildPyramid", o, true, build_pyramid, build_pyramid);
   }, "src"_a.none(), "maxlevel"_a, "borderType"_a = border_default, q, "cv2.buildPyramid: [src, pyrDown(src), ...], maxlevel + 1 images.");
   m.def("subsampled_pyramid", [](nb::handle src, int levels, int subsampling, double sigma_factor, int border, PyQueue* queue_arg) {
     SubsampledPyramidOptions o;
@@ -193,18 +202,7 @@ void register_image_ops(nb::module_& m) {
     o.subsampling = subsampling;
     o.sigma_factor = sigma_factor;
     o.border = border_from_cv(border, "subsampled_pyramid");
-    PyQueue& qq = queue_or_default(queue_arg);
-    nb::list out;
-    if (nb::isinstance<PyDeviceImage>(src)) {
-      const DeviceImage s = nb::cast<PyDeviceImage&>(src).image;
-      std::vector<DeviceImage> images;
-      const Event e = without_gil(qq, [&] { return subsampled_pyramid(qq.queue, s, images, o); });
-      for (auto& l : images) out.append(PyDeviceImage{l, e, qq.queue.context(), {}});
-    } else {
-      const HostImage s = host_view(src, "subsampled_pyramid", "src");
-      for (const HostImage& l : without_gil(qq, [&] { return subsampled_pyramid(qq.queue, s, o); })) out.append(to_numpy(l));
-    }
-    return out;
+    return pyramid_levels(src, queue_arg, "subsampled_pyramid", o, false, subsampled_pyramid, subsampled_pyramid);
   }, "src"_a.none(), "levels"_a = 3, "subsampling"_a = 4, "sigma_factor"_a = 0.9, "borderType"_a = border_default, q,
   "plinth's KLT pyramid: float32 levels, [src, then each level smoothed by a Gaussian of sigma sigma_factor * "
   "subsampling and sampled at (s*x + s/2, s*y + s/2)]; uint8 or float32 one-channel source.");
