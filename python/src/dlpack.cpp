@@ -51,6 +51,21 @@ std::pair<nb::ndarray<nb::ro>, nb::object> import_capsule(nb::handle capsule, nb
   return {array, owner};
 }
 
+// A CPU producer's capsule. NumPy 2 exports read-only arrays only as versioned capsules (which can say
+// so): the plain request is retried with max_version; the first error stands if that fails too.
+nb::object cpu_capsule(nb::handle x) {
+  try {
+    return x.attr("__dlpack__")();
+  } catch (nb::python_error& first) {
+    if (!first.matches(PyExc_BufferError)) throw;
+    try {
+      return x.attr("__dlpack__")("max_version"_a = nb::make_tuple(1, 0));
+    } catch (nb::python_error&) {
+      throw first;
+    }
+  }
+}
+
 }  // namespace
 
 nb::object host_image_dlpack(nb::handle self, nb::handle stream, nb::handle max_version, nb::handle dl_device,
@@ -104,7 +119,7 @@ nb::object from_dlpack(nb::handle x, PyQueue* queue_arg) {
   nb::object device = x.attr("__dlpack_device__")();
   const int device_type = nb::cast<int>(nb::int_(device[0])), device_id = nb::cast<int>(nb::int_(device[1]));
   if (device_type == dl_cpu || device_type == dl_cuda_host) {
-    auto [array, owner] = import_capsule(x.attr("__dlpack__")(), x, op);
+    auto [array, owner] = import_capsule(cpu_capsule(x), x, op);
     const ImageLayout l = image_layout(array, op, "x");
     return nb::cast(PyHostImage{owner, HostImage::wrap(l.data, l.width, l.height, l.format, l.pitch)});
   }

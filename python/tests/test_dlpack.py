@@ -110,3 +110,13 @@ def test_torch_cpu_tensors_pass_both_ways(rng):
     back = torch.from_dlpack(plinth.HostImage(a))
     assert back.data_ptr() == a.ctypes.data
     np.testing.assert_array_equal(back.numpy(), a)
+
+
+def test_read_only_arrays(rng):
+    a = noise(rng, (6, 7))
+    a.flags.writeable = False
+    if np.lib.NumpyVersion(np.__version__) < "2.0.0":  # NumPy 1 cannot export them (DLPack 0.x has no read-only flag)
+        with pytest.raises(BufferError, match="readonly"):
+            plinth.from_dlpack(a)
+    else:  # NumPy 2 exports them as versioned capsules, which plinth asks for after the plain request fails
+        assert plinth.from_dlpack(a).data_ptr == a.ctypes.data
