@@ -30,7 +30,10 @@ PARAMETERS = [
     (r"ksize|anchor|dstsize|dsize|winSize|minSize|maxSize", "tuple[int, int]"),
     (r"criteria", "tuple[int, int, float]"),
     (r"array|out|keys|queryDescriptors|trainDescriptors|data|bestLabels|descriptors|vocabulary|image_starts|"
-     r"prevPts|nextPts|rectList|kernelX|kernelY|kernel", "ArrayLike"),
+     r"prevPts|nextPts|rectList|kernelX|kernelY|kernel|x|values|flags", "ArrayLike"),
+    (r"stream", "int"),
+    (r"max_version|dl_device", "tuple[int, int]"),
+    (r"copy", "bool"),
 ]
 
 
@@ -48,6 +51,14 @@ def typed(text):
                 line = line.replace("-> object:", "-> NDArray | tuple[NDArray, Event]:")
             elif name in ("numpy", "sort", "argsort", "download", "detectMultiScale", "goodFeaturesToTrack"):
                 line = line.replace("-> object:", "-> NDArray:")
+            elif name == "__dlpack_device__":
+                line = line.replace("-> tuple:", "-> tuple[int, int]:")
+            elif name == "sort_pairs":
+                line = line.replace("-> tuple:", "-> tuple[NDArray, NDArray]:")
+            elif name == "compact":
+                line = line.replace("-> object:", "-> NDArray:")
+            elif name == "from_dlpack":
+                line = line.replace("-> object:", "-> HostImage | DeviceImage:")
             elif name == "dtype":
                 line = line.replace("-> object:", "-> numpy.dtype:")
             elif re.search(r"\((self, )?(src|src1|image|img)\b", line):

@@ -146,6 +146,16 @@ class DeviceImage:
         On a CUDA device: the image for CuPy, PyTorch and Numba without a copy (waits for its event first). Absent on OpenCL devices.
         """
 
+    def __dlpack__(self, *, stream: int | None = None, max_version: tuple[int, int] | None = None, dl_device: tuple[int, int] | None = None, copy: bool | None = None) -> object:
+        """
+        DLPack export on a CUDA device (torch.from_dlpack, cupy.from_dlpack; no copy). Unless stream is -1 it first waits for the work that produced the image; BufferError on OpenCL devices.
+        """
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        """
+        (2, CUDA ordinal) on CUDA, (4, index) on OpenCL (kDLOpenCL; no export).
+        """
+
     @staticmethod
     def from_cuda_array(array: ArrayLike, context: Context | None = None) -> DeviceImage:
         """
@@ -153,6 +163,11 @@ class DeviceImage:
         """
 
     def __repr__(self) -> str: ...
+
+def from_dlpack(x: ArrayLike, queue: Queue | None = None) -> HostImage | DeviceImage:
+    """
+    Adopts any DLPack array (NumPy, PyTorch, CuPy, JAX, plinth) of shape (h, w) or (h, w, c) without a copy: CPU memory becomes a HostImage, CUDA memory a DeviceImage (only on a CUDA queue: `queue`, default the default queue, whose stream the producer's pending work is ordered before). The array is kept alive.
+    """
 
 class HostImage:
     """A plinth view of a NumPy image's memory, without a copy."""
@@ -182,6 +197,14 @@ class HostImage:
     def data_ptr(self) -> int:
         """Address of the first pixel (equals the array's ctypes.data)."""
 
+    def __dlpack__(self, *, stream: int | None = None, max_version: tuple[int, int] | None = None, dl_device: tuple[int, int] | None = None, copy: bool | None = None) -> object:
+        """
+        DLPack export of the host memory (numpy.from_dlpack, torch.from_dlpack; no copy). stream must be None.
+        """
+
+    def __dlpack_device__(self) -> tuple[int, int]:
+        """(1, 0): CPU memory (kDLCPU)."""
+
     def numpy(self) -> NDArray:
         """A NumPy array over the same memory (no copy)."""
 
@@ -195,6 +218,11 @@ def integral2(src: Image | None, sdepth: Depth | None = -1, sqdepth: Depth | Non
 
 def integral3(src: Image | None, sdepth: Depth | None = -1, sqdepth: Depth | None = -1, queue: Queue | None = None) -> Image:
     """cv2.integral3: (sum, sqsum, tilted)."""
+
+def integral_count(src: Image | None, sdepth: Depth | None = -1, dst: Image | None = None, queue: Queue | None = None) -> Image:
+    """
+    plinth's integral of non-zero counts: the (W+1) x (H+1) image of how many values are non-zero above and left of each point, per channel (cv2.integral of src != 0); sdepth int32 (default) or uint32.
+    """
 
 def boxFilter(src: Image | None, ddepth: Depth | None, ksize: tuple[int, int], anchor: tuple[int, int] = (-1, -1), normalize: bool = True, borderType: int = 4, dst: Image | None = None, queue: Queue | None = None) -> Image:
     """
@@ -224,6 +252,11 @@ def medianBlur(src: Image | None, ksize: int, dst: Image | None = None, queue: Q
     cv2.medianBlur: median of the ksize x ksize window (replicated border).
     """
 
+def epsilon_filter(src: Image | None, window: int = 5, threshold: int = 20, borderType: int = 4, borderValue: int = 0, nv12: bool = False, dst: Image | None = None, queue: Queue | None = None) -> Image:
+    """
+    plinth's epsilon filter (docs/epsilon_filter.md) of a uint8 one-channel image: the mean, rounded half up, of the window x window neighbours within `threshold` of the centre. nv12=True: src is an NV12 frame as one (3H/2, W) array, its Y plane filtered and UV copied.
+    """
+
 def pyrDown(src: Image | None, dstsize: tuple[int, int] | None = None, borderType: int = 4, dst: Image | None = None, queue: Queue | None = None) -> Image:
     """
     cv2.pyrDown: Gaussian smoothing and every second pixel; ((W+1)//2, (H+1)//2).
@@ -234,6 +267,11 @@ def pyrUp(src: Image | None, dstsize: tuple[int, int] | None = None, borderType:
 
 def buildPyramid(src: Image | None, maxlevel: int, borderType: int = 4, queue: Queue | None = None) -> list:
     """cv2.buildPyramid: [src, pyrDown(src), ...], maxlevel + 1 images."""
+
+def subsampled_pyramid(src: Image | None, levels: int = 3, subsampling: int = 4, sigma_factor: float = 0.9, borderType: int = 4, queue: Queue | None = None) -> list:
+    """
+    plinth's KLT pyramid: float32 levels, [src, then each level smoothed by a Gaussian of sigma sigma_factor * subsampling and sampled at (s*x + s/2, s*y + s/2)]; uint8 or float32 one-channel source.
+    """
 
 def add(src1: Image | None, src2: Image | None, dst: Image | None = None, queue: Queue | None = None) -> Image:
     """cv2.add of two images of one shape and dtype (saturating)."""
@@ -328,6 +366,16 @@ def argsort(keys: ArrayLike, descending: bool = False, queue: Queue | None = Non
 def top_k(keys: ArrayLike, k: int, largest: bool = True, queue: Queue | None = None) -> tuple:
     """
     The k largest (or smallest) keys of a 1-D array and their int32 indices, best first, ties by index.
+    """
+
+def sort_pairs(keys: ArrayLike, values: ArrayLike, descending: bool = False, queue: Queue | None = None) -> tuple[NDArray, NDArray]:
+    """
+    Stable sort of 1-D keys (uint32, int32, float32) carrying values (uint32, int32, float32) with them: (sorted keys, values in that order).
+    """
+
+def compact(values: ArrayLike, flags: ArrayLike, queue: Queue | None = None) -> NDArray:
+    """
+    Stable stream compaction: the values (1-D uint32, int32 or float32) whose uint8 flag is non-zero, in order (numpy's values[flags != 0]).
     """
 
 class DMatch:

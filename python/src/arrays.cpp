@@ -1,5 +1,5 @@
-// Operations on 1-D and 2-D arrays: sorting and top-k, brute-force matching (cv2.BFMatcher),
-// k-means (cv2.kmeans) and bag-of-words histograms.
+// Operations on 1-D and 2-D arrays: sorting (keys, pairs), top-k, stream compaction, brute-force
+// matching (cv2.BFMatcher), k-means (cv2.kmeans) and bag-of-words histograms.
 #include <cstring>
 
 #include "common.hpp"
@@ -89,6 +89,43 @@ void register_arrays(nb::module_& m) {
     return nb::make_tuple(typed, vector_to_numpy(std::move(indices)));
   }, "keys"_a, "k"_a, "largest"_a = true, q,
   "The k largest (or smallest) keys of a 1-D array and their int32 indices, best first, ties by index.");
+
+  m.def("sort_pairs", [](nb::handle keys, nb::handle values, bool descending, PyQueue* queue_arg) {
+    const ArrayView k = array_view(keys, "sort_pairs", "keys", key_depths);
+    const ArrayView v = array_view(values, "sort_pairs", "values", key_depths);
+    if (k.size == 0) argument_error("sort_pairs", "keys", "the array is empty");
+    if (v.size != k.size) argument_error("sort_pairs", "values", "has " + std::to_string(v.size) + " elements, keys " + std::to_string(k.size));
+    PyQueue& qq = queue_or_default(queue_arg);
+    auto [sorted_keys, sorted_values] = without_gil(qq, [&] {
+      DeviceArray kin = upload_values(qq.queue, k), vin = upload_values(qq.queue, v);
+      DeviceArray kout(qq.queue.context(), kin.size(), kin.format()), vout(qq.queue.context(), vin.size(), vin.format());
+      sort_pairs(qq.queue, kin, vin, kout, vout, descending ? SortOrder::descending : SortOrder::ascending);
+      return std::pair{download_array<std::uint32_t>(qq.queue, kout), download_array<std::uint32_t>(qq.queue, vout)};
+    });
+    return nb::make_tuple(vector_to_numpy(std::move(sorted_keys)).attr("view")(numpy_dtype(k.depth)),
+                          vector_to_numpy(std::move(sorted_values)).attr("view")(numpy_dtype(v.depth)));
+  }, "keys"_a, "values"_a, "descending"_a = false, q,
+  "Stable sort of 1-D keys (uint32, int32, float32) carrying values (uint32, int32, float32) with them: "
+  "(sorted keys, values in that order).");
+
+  m.def("compact", [](nb::handle values, nb::handle flags, PyQueue* queue_arg) {
+    const ArrayView v = array_view(values, "compact", "values", key_depths);
+    const ArrayView f = array_view(flags, "compact", "flags", {Depth::u8});
+    if (v.size == 0) argument_error("compact", "values", "the array is empty");
+    if (f.size != v.size) argument_error("compact", "flags", "has " + std::to_string(f.size) + " elements, values " + std::to_string(v.size));
+    PyQueue& qq = queue_or_default(queue_arg);
+    auto kept = without_gil(qq, [&] {
+      DeviceArray in = upload_values(qq.queue, v), marks = upload_values(qq.queue, f);
+      DeviceArray out(qq.queue.context(), in.size(), in.format()), count(qq.queue.context(), 1, Format{Depth::u32, 1});
+      compact(qq.queue, in, marks, out, count);
+      std::vector<std::uint32_t> all = download_array<std::uint32_t>(qq.queue, out);
+      all.resize(download_array<std::uint32_t>(qq.queue, count)[0]);
+      return all;
+    });
+    return vector_to_numpy(std::move(kept)).attr("view")(numpy_dtype(v.depth));
+  }, "values"_a, "flags"_a, q,
+  "Stable stream compaction: the values (1-D uint32, int32 or float32) whose uint8 flag is non-zero, in order "
+  "(numpy's values[flags != 0]).");
 
   nb::class_<Match>(m, "DMatch", "One match, as cv2.DMatch (imgIdx 0).")
       .def_rw("queryIdx", &Match::query)

@@ -53,6 +53,13 @@ struct PyDeviceImage {
   nb::object owner;
 };
 
+// A host image seen from Python: the array it views (kept alive; a NumPy array, or for
+// from_dlpack the producer's tensor) and the plinth view.
+struct PyHostImage {
+  nb::object array;
+  HostImage image;
+};
+
 // The queue an operation runs on: the one given, else the module's default queue (made on first
 // use on the default device, or by set_device).
 PyQueue& queue_or_default(PyQueue* queue);
@@ -72,6 +79,18 @@ auto without_gil(PyQueue& queue, F&& work) {
 // unsupported_type (TypeError) for a wrong type or dtype, invalid_argument (ValueError) for the
 // shape or strides. `writable` also refuses read-only arrays.
 HostImage host_view(nb::handle array, const char* op, const char* arg, bool writable = false);
+// The geometry of an image array of any DLPack producer (same rules and messages as host_view).
+struct ImageLayout {
+  void* data = nullptr;
+  int width = 0, height = 0;
+  Format format;
+  std::size_t pitch = 0;
+};
+ImageLayout image_layout(const nb::ndarray<nb::ro>& array, const char* op, const char* arg);
+// A nanobind.nb_ndarray over image memory on a DLPack device (1 CPU, 2 CUDA), kept alive by `owner`:
+// what the images' __dlpack__ exports through (its own __dlpack__ makes the capsule).
+nb::object image_ndarray(void* data, int width, int height, Format format, std::size_t pitch, nb::handle owner,
+                         int device_type, int device_id);
 // A NumPy array viewing the image's memory (no copy; strides from the pitch), keeping it alive.
 nb::object to_numpy(const HostImage& image);
 // The same for memory that `owner` keeps alive (a HostImage viewing a NumPy array).
@@ -122,6 +141,12 @@ BorderMode border_from_cv(int code, const char* op);
 Size size_arg(nb::handle value, const char* op, const char* arg);
 // Numbers (a list or an array of 1 or 2 dimensions) as float32 values; `shape` receives the shape.
 std::vector<float> float_values(nb::handle value, const char* op, const char* arg, std::vector<std::size_t>* shape = nullptr);
+
+// ---- DLPack (dlpack.cpp) ----
+nb::object host_image_dlpack(nb::handle self, nb::handle stream, nb::handle max_version, nb::handle dl_device, nb::handle copy);
+nb::object device_image_dlpack(nb::handle self, nb::handle stream, nb::handle max_version, nb::handle dl_device, nb::handle copy);
+nb::tuple device_image_dlpack_device(const PyDeviceImage& image);
+nb::object from_dlpack(nb::handle x, PyQueue* queue);
 
 [[noreturn]] void argument_error(const char* op, const char* arg, const std::string& message);
 [[noreturn]] void type_error(const char* op, const char* arg, const std::string& message);

@@ -23,12 +23,6 @@ nb::dict device_dict(const DeviceInfo& d) {
   return info;
 }
 
-// A host image seen from Python: the NumPy array it views (kept alive) and the plinth view.
-struct PyHostImage {
-  nb::object array;
-  HostImage image;
-};
-
 Depth dtype_depth(nb::handle dtype) {
   const auto depth = parse_depth_arg(dtype, "DeviceImage", "dtype");
   if (!depth) argument_error("DeviceImage", "dtype", "a dtype is required");
@@ -218,6 +212,11 @@ void register_core(nb::module_& m) {
       .def_prop_ro("__cuda_array_interface__", &cuda_array_interface,
                    "On a CUDA device: the image for CuPy, PyTorch and Numba without a copy (waits for its event "
                    "first). Absent on OpenCL devices.")
+      .def("__dlpack__", &device_image_dlpack, nb::kw_only(), "stream"_a.none() = nb::none(), "max_version"_a.none() = nb::none(),
+           "dl_device"_a.none() = nb::none(), "copy"_a.none() = nb::none(),
+           "DLPack export on a CUDA device (torch.from_dlpack, cupy.from_dlpack; no copy). Unless stream is -1 it "
+           "first waits for the work that produced the image; BufferError on OpenCL devices.")
+      .def("__dlpack_device__", &device_image_dlpack_device, "(2, CUDA ordinal) on CUDA, (4, index) on OpenCL (kDLOpenCL; no export).")
       .def_static("from_cuda_array", &from_cuda_array, "array"_a, "context"_a = nb::none(),
                   "Adopts a CUDA array (anything with __cuda_array_interface__: CuPy, PyTorch, Numba) of shape "
                   "(h, w) or (h, w, c) without a copy, on a CUDA context (default: the default queue's); the "
@@ -226,6 +225,11 @@ void register_core(nb::module_& m) {
         return "<plinth.DeviceImage " + std::to_string(d.image.width()) + "x" + std::to_string(d.image.height()) + " " +
                std::string(to_string(d.image.depth())) + "C" + std::to_string(d.image.channels()) + ">";
       });
+
+  m.def("from_dlpack", &from_dlpack, "x"_a, "queue"_a = nb::none(),
+        "Adopts any DLPack array (NumPy, PyTorch, CuPy, JAX, plinth) of shape (h, w) or (h, w, c) without a copy: "
+        "CPU memory becomes a HostImage, CUDA memory a DeviceImage (only on a CUDA queue: `queue`, default the "
+        "default queue, whose stream the producer's pending work is ordered before). The array is kept alive.");
 
   nb::class_<PyHostImage>(m, "HostImage", "A plinth view of a NumPy image's memory, without a copy.")
       .def("__init__", [](PyHostImage* self, nb::object array) {
@@ -239,6 +243,10 @@ void register_core(nb::module_& m) {
       .def_prop_ro("dtype", [](const PyHostImage& h) { return numpy_dtype(h.image.depth()); })
       .def_prop_ro("data_ptr", [](const PyHostImage& h) { return reinterpret_cast<std::uintptr_t>(h.image.data()); },
                    "Address of the first pixel (equals the array's ctypes.data).")
+      .def("__dlpack__", &host_image_dlpack, nb::kw_only(), "stream"_a.none() = nb::none(), "max_version"_a.none() = nb::none(),
+           "dl_device"_a.none() = nb::none(), "copy"_a.none() = nb::none(),
+           "DLPack export of the host memory (numpy.from_dlpack, torch.from_dlpack; no copy). stream must be None.")
+      .def("__dlpack_device__", [](const PyHostImage&) { return nb::make_tuple(1, 0); }, "(1, 0): CPU memory (kDLCPU).")
       .def("numpy", [](nb::handle self) {
         return to_numpy(nb::cast<PyHostImage&>(self).image, self);
       }, "A NumPy array over the same memory (no copy).");

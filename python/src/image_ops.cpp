@@ -1,7 +1,8 @@
-// Image operations with cv2's names, argument names and defaults: integral images, filters,
-// pyramids, elementwise arithmetic, conversion, colour and resize. Each takes NumPy arrays
-// (returns NumPy arrays, synchronously) or DeviceImages (returns DeviceImages, asynchronously; the
-// result's .event completes when it is written). `queue` picks the queue (default: the module's).
+// Image operations with cv2's names, argument names and defaults (plinth's own with snake_case
+// names: integral_count, epsilon_filter, subsampled_pyramid): integral images, filters, pyramids,
+// elementwise arithmetic, conversion, colour and resize. Each takes NumPy arrays (returns NumPy
+// arrays, synchronously) or DeviceImages (returns DeviceImages, asynchronously; the result's .event
+// completes when it is written). `queue` picks the queue (default: the module's).
 #include <cmath>
 
 #include "common.hpp"
@@ -48,6 +49,28 @@ nb::object integral_n(nb::handle src, nb::handle sdepth, nb::handle sqdepth, PyQ
   }, dst);
 }
 
+// A pyramid builder's levels as a list: DeviceImages carrying the build's event for a device source,
+// NumPy arrays for a host one (level 0 the source array itself where `source_is_level0`, as cv2's
+// buildPyramid returns it).
+template <class Options>
+nb::list pyramid_levels(nb::handle src, PyQueue* queue_arg, const char* op, const Options& o, bool source_is_level0,
+                        Event (*on_device)(Queue&, const DeviceImage&, std::vector<DeviceImage>&, const Options&),
+                        std::vector<HostImage> (*on_host)(Queue&, const HostImage&, const Options&)) {
+  PyQueue& qq = queue_or_default(queue_arg);
+  nb::list out;
+  if (nb::isinstance<PyDeviceImage>(src)) {
+    const DeviceImage s = nb::cast<PyDeviceImage&>(src).image;
+    std::vector<DeviceImage> levels;
+    const Event e = without_gil(qq, [&] { return on_device(qq.queue, s, levels, o); });
+    for (auto& l : levels) out.append(PyDeviceImage{l, e, qq.queue.context(), {}});
+  } else {
+    const HostImage s = host_view(src, op, "src");
+    auto levels = without_gil(qq, [&] { return on_host(qq.queue, s, o); });
+    for (std::size_t i = 0; i < levels.size(); ++i) out.append(i == 0 && source_is_level0 ? nb::borrow(src) : to_numpy(levels[i]));
+  }
+  return out;
+}
+
 }  // namespace
 
 void register_image_ops(nb::module_& m) {
@@ -62,6 +85,13 @@ void register_image_ops(nb::module_& m) {
   m.def("integral3", [](nb::handle src, nb::handle sdepth, nb::handle sqdepth, PyQueue* queue) {
     return integral_n(src, sdepth, sqdepth, queue, 3);
   }, "src"_a.none(), "sdepth"_a.none() = -1, "sqdepth"_a.none() = -1, q, "cv2.integral3: (sum, sqsum, tilted).");
+  m.def("integral_count", [](nb::handle src, nb::handle sdepth, nb::handle dst, PyQueue* queue) {
+    IntegralOptions o;
+    o.sum_depth = parse_depth_arg(sdepth, "integral_count", "sdepth");
+    return apply_image_op(src, dst, queue, "integral_count", [o](Queue& qq, const DeviceImage& s, DeviceImage& d) { return integral_count(qq, s, d, o); });
+  }, "src"_a.none(), "sdepth"_a.none() = -1, "dst"_a.none() = nb::none(), q,
+  "plinth's integral of non-zero counts: the (W+1) x (H+1) image of how many values are non-zero above and left "
+  "of each point, per channel (cv2.integral of src != 0); sdepth int32 (default) or uint32.");
 
   m.def("boxFilter", [](nb::handle src, nb::handle ddepth, nb::handle ksize, nb::handle anchor, bool normalize, int border, nb::handle dst, PyQueue* queue) {
     BoxFilterOptions o;
@@ -124,6 +154,25 @@ void register_image_ops(nb::module_& m) {
     return apply_image_op(src, dst, queue, "medianBlur", [o](Queue& qq, const DeviceImage& s, DeviceImage& d) { return median_blur(qq, s, d, o); });
   }, "src"_a.none(), "ksize"_a, "dst"_a.none() = nb::none(), q, "cv2.medianBlur: median of the ksize x ksize window (replicated border).");
 
+  m.def("epsilon_filter", [](nb::handle src, int window, int threshold, int border, int border_value, bool nv12, nb::handle dst, PyQueue* queue) {
+    EpsilonOptions o;
+    o.window = window;
+    o.threshold = threshold;
+    o.border = border_from_cv(border, "epsilon_filter");
+    o.border_value = border_value;
+    return apply_image_op(src, dst, queue, "epsilon_filter", [=](Queue& qq, const DeviceImage& s, DeviceImage& d) {
+      if (!nv12) return epsilon_filter(qq, s, d, o);
+      const DeviceNv12Frame frame = nv12_planes(qq.context(), s);
+      if (d.empty()) d = DeviceImage(qq.context(), s.width(), s.height(), s.format());
+      DeviceNv12Frame out = nv12_planes(qq.context(), d);
+      return epsilon_filter(qq, frame, out, o);
+    });
+  }, "src"_a.none(), "window"_a = 5, "threshold"_a = 20, "borderType"_a = border_default, "borderValue"_a = 0, "nv12"_a = false,
+  "dst"_a.none() = nb::none(), q,
+  "plinth's epsilon filter (docs/epsilon_filter.md) of a uint8 one-channel image: the mean, rounded half up, of the "
+  "window x window neighbours within `threshold` of the centre. nv12=True: src is an NV12 frame as one (3H/2, W) "
+  "array, its Y plane filtered and UV copied.");
+
   auto pyramid_step = [](const char* name, bool down) {
     return [name, down](nb::handle src, nb::handle dstsize, int border, nb::handle dst, PyQueue* queue) {
       const BorderMode mode = border_from_cv(border, name);
@@ -145,21 +194,18 @@ void register_image_ops(nb::module_& m) {
     PyramidOptions o;
     o.levels = maxlevel + 1;
     o.border = border_from_cv(border, "buildPyramid");
-    PyQueue& qq = queue_or_default(queue_arg);
-    nb::list out;
-    if (nb::isinstance<PyDeviceImage>(src)) {
-      const DeviceImage s = nb::cast<PyDeviceImage&>(src).image;
-      std::vector<DeviceImage> levels;
-      const Event e = without_gil(qq, [&] { return build_pyramid(qq.queue, s, levels, o); });
-      for (auto& l : levels) out.append(PyDeviceImage{l, e, qq.queue.context(), {}});
-    } else {
-      const HostImage s = host_view(src, "buildPyramid", "src");
-      auto levels = without_gil(qq, [&] { return build_pyramid(qq.queue, s, o); });
-      out.append(nb::borrow(src));  // level 0 is the source itself, as in cv2
-      for (std::size_t i = 1; i < levels.size(); ++i) out.append(to_numpy(levels[i]));
-    }
-    return out;
+    return pyramid_levels(src, queue_arg, "buildPyramid", o, true, build_pyramid, build_pyramid);
   }, "src"_a.none(), "maxlevel"_a, "borderType"_a = border_default, q, "cv2.buildPyramid: [src, pyrDown(src), ...], maxlevel + 1 images.");
+  m.def("subsampled_pyramid", [](nb::handle src, int levels, int subsampling, double sigma_factor, int border, PyQueue* queue_arg) {
+    SubsampledPyramidOptions o;
+    o.levels = levels;
+    o.subsampling = subsampling;
+    o.sigma_factor = sigma_factor;
+    o.border = border_from_cv(border, "subsampled_pyramid");
+    return pyramid_levels(src, queue_arg, "subsampled_pyramid", o, false, subsampled_pyramid, subsampled_pyramid);
+  }, "src"_a.none(), "levels"_a = 3, "subsampling"_a = 4, "sigma_factor"_a = 0.9, "borderType"_a = border_default, q,
+  "plinth's KLT pyramid: float32 levels, [src, then each level smoothed by a Gaussian of sigma sigma_factor * "
+  "subsampling and sampled at (s*x + s/2, s*y + s/2)]; uint8 or float32 one-channel source.");
 
   m.def("add", [](nb::handle a, nb::handle b, nb::handle dst, PyQueue* queue) {
     return apply_image_op2(a, b, dst, queue, "add", [](Queue& qq, const DeviceImage& x, const DeviceImage& y, DeviceImage& d) { return add(qq, x, y, d); });

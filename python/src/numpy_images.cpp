@@ -52,6 +52,21 @@ nb::ndarray<nb::ro> array_of(nb::handle value, const char* op, const char* arg, 
   return array;
 }
 
+// The NumPy name of a DLPack dtype (float16, complex64, bool, ...), for messages.
+std::string dtype_name(nb::dlpack::dtype t) {
+  std::string kind;
+  switch (static_cast<nb::dlpack::dtype_code>(t.code)) {
+    case nb::dlpack::dtype_code::Int: kind = "int"; break;
+    case nb::dlpack::dtype_code::UInt: kind = "uint"; break;
+    case nb::dlpack::dtype_code::Float: kind = "float"; break;
+    case nb::dlpack::dtype_code::Complex: kind = "complex"; break;
+    case nb::dlpack::dtype_code::Bfloat: kind = "bfloat"; break;
+    case nb::dlpack::dtype_code::Bool: return "bool";
+    default: return "of DLPack type code " + std::to_string(t.code) + " (" + std::to_string(t.bits) + " bits)";
+  }
+  return kind + std::to_string(t.bits) + (t.lanes != 1 ? "x" + std::to_string(t.lanes) : "");
+}
+
 }  // namespace
 
 [[noreturn]] void argument_error(const char* op, const char* arg, const std::string& message) {
@@ -66,10 +81,9 @@ nb::object numpy_dtype(Depth depth) {
   return nb::module_::import_("numpy").attr("dtype")(names[static_cast<int>(depth)]);
 }
 
-HostImage host_view(nb::handle value, const char* op, const char* arg, bool writable) {
-  const auto array = array_of(value, op, arg, writable);
+ImageLayout image_layout(const nb::ndarray<nb::ro>& array, const char* op, const char* arg) {
   const auto depth = depth_of_dtype(array.dtype());
-  if (!depth) type_error(op, arg, "dtype " + nb::cast<std::string>(value.attr("dtype").attr("name")) + std::string(" is not an image depth (uint8, int8, uint16, int16, uint32, int32, uint64, int64, float32, float64)"));
+  if (!depth) type_error(op, arg, "dtype " + dtype_name(array.dtype()) + " is not an image depth (uint8, int8, uint16, int16, uint32, int32, uint64, int64, float32, float64)");
   const std::size_t ndim = array.ndim();
   if (ndim != 2 && ndim != 3)
     argument_error(op, arg, "expected an image of shape (height, width) or (height, width, channels), got " + std::to_string(ndim) + " dimensions");
@@ -89,8 +103,29 @@ HostImage host_view(nb::handle value, const char* op, const char* arg, bool writ
   const std::size_t element = depth_size(*depth);
   if (reinterpret_cast<std::uintptr_t>(array.data()) % element != 0) argument_error(op, arg, "the array's data is not aligned to its element size");
   const std::size_t pitch = height > 1 ? static_cast<std::size_t>(row_stride) * element : static_cast<std::size_t>(width * channels) * element;
-  return HostImage::wrap(const_cast<void*>(array.data()), static_cast<int>(width), static_cast<int>(height),
-                         Format{*depth, static_cast<int>(channels)}, pitch);
+  return {const_cast<void*>(array.data()), static_cast<int>(width), static_cast<int>(height),
+          Format{*depth, static_cast<int>(channels)}, pitch};
+}
+
+HostImage host_view(nb::handle value, const char* op, const char* arg, bool writable) {
+  const ImageLayout l = image_layout(array_of(value, op, arg, writable), op, arg);
+  return HostImage::wrap(l.data, l.width, l.height, l.format, l.pitch);
+}
+
+nb::object image_ndarray(void* data, int width, int height, Format format, std::size_t pitch, nb::handle owner,
+                         int device_type, int device_id) {
+  const std::size_t element = depth_size(format.depth);
+  const std::size_t shape[3] = {static_cast<std::size_t>(height), static_cast<std::size_t>(width),
+                                static_cast<std::size_t>(format.channels)};
+  const std::int64_t strides[3] = {static_cast<std::int64_t>(pitch / element), format.channels, 1};
+  const std::size_t ndim = format.channels == 1 ? 2 : 3;
+#if NB_VERSION_MAJOR >= 3
+  using Framework = nb::array_api;  // an nb_ndarray (versioned capsules on request); no framework is a bare capsule
+#else
+  using Framework = nb::no_framework;  // nanobind 2: an nb_ndarray
+#endif
+  return nb::cast(nb::ndarray<Framework>(data, ndim, shape, owner, strides, dlpack_dtype(format.depth), device_type, device_id),
+                  nb::rv_policy::reference);
 }
 
 nb::object to_numpy(const HostImage& image) {
