@@ -62,9 +62,13 @@
 #define SURF_L_DYY 20
 #define SURF_L_DXY 32
 #define SURF_LAYER_FLOATS 4
-/* Work-group sizes of the orientation and descriptor kernels (one keypoint per work-group). */
+/* Work-group sizes of the orientation and descriptor kernels (one keypoint per work-group). The
+ * descriptor's group has a work-item for each of the 21 x 21 patch pixels (448 = 14 warps): a pixel
+ * area-resamples about s x s window samples in sequence, s up to about 30 for the largest filters,
+ * and with 128 work-items the largest keypoints' groups ran 3.4 such chains each (H100: 2.4 of the
+ * 2.9 ms of a 1080p image in ncu). */
 #define SURF_ORI_GROUP 128
-#define SURF_DESC_GROUP 128
+#define SURF_DESC_GROUP 448
 
 /* atan(t) for 0 <= t <= 1 in radians: Abramowitz and Stegun 4.4.49 (error below 2e-8), in Horner
  * form, operations in a fixed order. */
