@@ -256,9 +256,11 @@ INLINE float area_weight(int index, float f1, float f2, float scale, float full)
   return part == 1.0f ? full : SURF_DIV(part, scale);
 }
 
-/* The descriptor of keypoint GROUP_ID(0) (DIM 64 or 128 floats at desc + kp * DIM): the window
+/* The descriptor of one keypoint (DIM 64 or 128 floats at desc + kp * DIM): the window
  * area-resampled to 21 x 21, differences weighted by the patch Gaussian, 4 x 4 cells, unit length.
- * Keypoints with keep 0 are skipped (the host drops their rows), as are work-groups past the list. */
+ * Keypoints with keep 0 are skipped (the host drops their rows), as are work-groups past the list.
+ * Work-groups take the list from its end: the octaves appended their keypoints in turn, so the
+ * largest windows (a group's work grows with the window's area) start first instead of last. */
 KERNEL REQD_GROUP_SIZE(SURF_DESC_GROUP, 1, 1) void surf_descriptor(CONST_IMAGE_PARAM(uchar, img), int width, int height,
                                                                   GLOBAL const float* keypoints, GLOBAL const int* keep,
                                                                   GLOBAL const float* table, int upright, int extended,
@@ -268,9 +270,10 @@ KERNEL REQD_GROUP_SIZE(SURF_DESC_GROUP, 1, 1) void surf_descriptor(CONST_IMAGE_P
   LOCAL_MEM float dys[SURF_PATCH * SURF_PATCH];
   LOCAL_MEM float cells[SURF_CELLS * SURF_CELLS * 8];
   LOCAL_MEM float norm_scale[1];
-  const int kp = GROUP_ID(0);
+  const int listed = (int)min(count[0], (uint)capacity);
+  const int kp = listed - 1 - (int)GROUP_ID(0);
   const int lid = LOCAL_ID(0);
-  if ((uint)kp >= count[0] || kp >= capacity || !keep[kp]) return;
+  if (kp < 0 || !keep[kp]) return;
   GLOBAL const float* k = keypoints + kp * SURF_KP_FIELDS;
   const float cx = k[SURF_KP_X];
   const float cy = k[SURF_KP_Y];
@@ -292,13 +295,17 @@ KERNEL REQD_GROUP_SIZE(SURF_DESC_GROUP, 1, 1) void surf_descriptor(CONST_IMAGE_P
     area_span(py, win, &fy, &ny, &y1, &y2, &scale);
     area_span(px, win, &fx, &nx, &x1, &x2, &scale);
     const float full = SURF_DIV(1.0f, scale);
+    /* Only a span's first and last samples overlap it partly: every sample between weighs `full`
+     * (area_weight's own value there), so the row's weights are taken once, not per sample. */
+    const float x_first = area_weight(fx, x1, x2, scale, full);
+    const float x_last = area_weight(fx + nx - 1, x1, x2, scale, full);
     float acc = 0.0f;
     for (int a = 0; a < ny; ++a) {
       float racc = 0.0f;
       for (int b = 0; b < nx; ++b) {
         const float value = window_sample(img, img_offset, img_step, width, height, cx, cy, off, sin_dir, cos_dir, upright, ux, uy,
                                           fy + a, fx + b);
-        racc += area_weight(fx + b, x1, x2, scale, full) * value;
+        racc += (b == 0 ? x_first : (b == nx - 1 ? x_last : full)) * value;
       }
       acc += area_weight(fy + a, y1, y2, scale, full) * racc;
     }
