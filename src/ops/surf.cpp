@@ -56,11 +56,17 @@ Tables make_tables(const std::vector<detail::SurfLayer>& layers) {
   return t;
 }
 
+// Buffers of the queue's scratch, so that repeated calls (video frames) allocate nothing: the
+// response stack alone is about 90 MB at 1920x1080, and allocations synchronise the device.
+const detail::Buffer& scratch_buffer(Queue& queue, const char* name, std::size_t bytes) {
+  return *detail::scratch(queue, std::string("surf.") + name, std::max<std::size_t>(bytes, 4)).buffer;
+}
+
 template <class T>
-DeviceArray upload_values(Queue& queue, const std::vector<T>& values, Depth depth) {
-  DeviceArray a(queue.context(), static_cast<std::int64_t>(values.size()), Format{depth, 1});
-  upload_array(queue, values.data(), values.size() * sizeof(T), a).wait();
-  return a;
+const detail::Buffer& upload_values(Queue& queue, const char* name, const std::vector<T>& values) {
+  const detail::Buffer& b = scratch_buffer(queue, name, values.size() * sizeof(T));
+  detail::write_buffer(queue, b, values.data(), values.size() * sizeof(T), true);
+  return b;
 }
 
 }  // namespace
@@ -81,20 +87,20 @@ SurfFeatures surf(Queue& queue, const DeviceImage& image, const SurfParams& para
                     "x" + std::to_string(min_size) + ")");
   }
   const auto program = surf_program(queue);
-  const Context& context = queue.context();
 
   // Tables first, so that their uploads lie outside the timed span.
   const std::vector<detail::SurfLayer> layers = detail::surf_layers(w, h, params);
   const Tables tables = make_tables(layers);
-  const DeviceArray layer_ints = upload_values(queue, tables.ints, Depth::s32);
-  const DeviceArray layer_floats = upload_values(queue, tables.floats, Depth::f32);
+  const detail::Buffer& layer_ints = upload_values(queue, "layer_ints", tables.ints);
+  const detail::Buffer& layer_floats = upload_values(queue, "layer_floats", tables.floats);
   std::vector<int> offsets;
   for (const auto& o : detail::surf_orientation_offsets()) offsets.insert(offsets.end(), {o[0], o[1]});
-  const DeviceArray offset_table = upload_values(queue, offsets, Depth::s32);
-  const DeviceArray weight_table = upload_values(queue, detail::surf_weights(), Depth::f32);
-  DeviceArray det(context, tables.stack, Format{Depth::f32, 1});
-  DeviceArray trace(context, tables.stack, Format{Depth::f32, 1});
-  DeviceArray count(context, 1, Format{Depth::u32, 1});
+  const detail::Buffer& offset_table = upload_values(queue, "offsets", offsets);
+  const detail::Buffer& weight_table = upload_values(queue, "weights", detail::surf_weights());
+  const auto stack_bytes = static_cast<std::size_t>(tables.stack) * sizeof(float);
+  const detail::Buffer& det = scratch_buffer(queue, "det", stack_bytes);
+  const detail::Buffer& trace = scratch_buffer(queue, "trace", stack_bytes);
+  const detail::Buffer& count = scratch_buffer(queue, "count", sizeof(std::uint32_t));
   const int per_octave = params.n_octave_layers + 2;
   const int dim = params.extended ? 128 : 64;
   IntegralOptions integral_options;
@@ -105,15 +111,17 @@ SurfFeatures surf(Queue& queue, const DeviceImage& image, const SurfParams& para
   // for the list's capacity and skip the slots past its count. A list that overflowed (count >
   // capacity) is redone once with room for all.
   std::int64_t capacity = std::max<std::int64_t>(4096, static_cast<std::int64_t>(w) * h / 128);
-  DeviceArray list, keep, desc;
+  const detail::Buffer* list = nullptr;
+  const detail::Buffer* keep = nullptr;
+  const detail::Buffer* desc = nullptr;
   std::uint32_t found = 0;
   Event first, last;
   for (int attempt = 0; attempt < 2; ++attempt) {
-    list = DeviceArray(context, capacity * SURF_KP_FIELDS, Format{Depth::f32, 1});
-    keep = DeviceArray(context, capacity, Format{Depth::s32, 1});
-    desc = DeviceArray(context, capacity * dim, Format{Depth::f32, 1});
-    const std::uint32_t zero = 0;
-    upload_array(queue, &zero, sizeof zero, count).wait();
+    const auto slots = static_cast<std::size_t>(capacity);
+    list = &scratch_buffer(queue, "list", slots * SURF_KP_FIELDS * sizeof(float));
+    keep = &scratch_buffer(queue, "keep", slots * sizeof(int));
+    desc = &scratch_buffer(queue, "desc", slots * static_cast<std::size_t>(dim) * sizeof(float));
+    detail::fill_buffer(queue, count, 0, sizeof(std::uint32_t), 0, sizeof(std::uint32_t));
 
     first = integral(queue, image, sum, integral_options);
     for (int o = 0; o < params.n_octaves; ++o) {
@@ -122,8 +130,8 @@ SurfFeatures surf(Queue& queue, const DeviceImage& image, const SurfParams& para
       const detail::NDRange grid = detail::range(detail::round_up(static_cast<std::size_t>(l.cols), 32),
                                          detail::round_up(static_cast<std::size_t>(l.rows), 8), static_cast<std::size_t>(per_octave));
       detail::Launch hessian(queue, program, "surf_hessian");
-      hessian.image(sum).buffer(*layer_ints.buffer()).buffer(*layer_floats.buffer()).arg(o * per_octave);
-      hessian.buffer(*det.buffer()).buffer(*trace.buffer());
+      hessian.image(sum).buffer(layer_ints).buffer(layer_floats).arg(o * per_octave);
+      hessian.buffer(det).buffer(trace);
       hessian.run(grid, detail::range(32, 8, 1));
     }
     for (int o = 0; o < params.n_octaves; ++o) {
@@ -133,22 +141,22 @@ SurfFeatures surf(Queue& queue, const DeviceImage& image, const SurfParams& para
                                          detail::round_up(static_cast<std::size_t>(l.rows), 8),
                                          static_cast<std::size_t>(params.n_octave_layers));
       detail::Launch extrema(queue, program, "surf_extrema");
-      extrema.buffer(*layer_ints.buffer()).buffer(*det.buffer()).buffer(*trace.buffer()).arg(o * per_octave + 1).arg(o);
+      extrema.buffer(layer_ints).buffer(det).buffer(trace).arg(o * per_octave + 1).arg(o);
       extrema.arg(static_cast<float>(params.hessian_threshold)).arg(static_cast<int>(capacity));
-      extrema.buffer(*count.buffer()).buffer(*list.buffer());
+      extrema.buffer(count).buffer(*list);
       extrema.run(grid, detail::range(32, 8, 1));
     }
     detail::Launch orient(queue, program, "surf_orientation");
-    orient.image(sum).arg(w + 1).arg(h + 1).buffer(*list.buffer()).buffer(*offset_table.buffer()).buffer(*weight_table.buffer());
-    orient.arg(params.upright ? 1 : 0).buffer(*count.buffer()).arg(static_cast<int>(capacity)).buffer(*keep.buffer());
+    orient.image(sum).arg(w + 1).arg(h + 1).buffer(*list).buffer(offset_table).buffer(weight_table);
+    orient.arg(params.upright ? 1 : 0).buffer(count).arg(static_cast<int>(capacity)).buffer(*keep);
     orient.run(detail::range(static_cast<std::size_t>(capacity) * SURF_ORI_GROUP), detail::range(SURF_ORI_GROUP));
     detail::Launch describe(queue, program, "surf_descriptor");
-    describe.image(image).arg(w).arg(h).buffer(*list.buffer()).buffer(*keep.buffer()).buffer(*weight_table.buffer());
-    describe.arg(params.upright ? 1 : 0).arg(params.extended ? 1 : 0).buffer(*count.buffer()).arg(static_cast<int>(capacity));
-    describe.buffer(*desc.buffer());
+    describe.image(image).arg(w).arg(h).buffer(*list).buffer(*keep).buffer(weight_table);
+    describe.arg(params.upright ? 1 : 0).arg(params.extended ? 1 : 0).buffer(count).arg(static_cast<int>(capacity));
+    describe.buffer(*desc);
     last = Event(describe.run(detail::range(static_cast<std::size_t>(capacity) * SURF_DESC_GROUP), detail::range(SURF_DESC_GROUP)));
 
-    download_array(queue, count, &found, sizeof found).wait();
+    detail::read_buffer(queue, count, &found, sizeof found, true);
     if (found <= capacity) break;
     capacity = found;
   }
@@ -160,9 +168,10 @@ SurfFeatures surf(Queue& queue, const DeviceImage& image, const SurfParams& para
   std::vector<float> raw(static_cast<std::size_t>(found) * SURF_KP_FIELDS);
   std::vector<int> kept(found);
   std::vector<float> values(static_cast<std::size_t>(found) * static_cast<std::size_t>(dim));
-  download_array(queue, list.slice(0, static_cast<std::int64_t>(raw.size())), raw.data(), raw.size() * sizeof(float)).wait();
-  download_array(queue, keep.slice(0, found), kept.data(), kept.size() * sizeof(int)).wait();
-  download_array(queue, desc.slice(0, static_cast<std::int64_t>(values.size())), values.data(), values.size() * sizeof(float)).wait();
+  // One wait for the three (the queue runs in order).
+  detail::read_buffer(queue, *list, raw.data(), raw.size() * sizeof(float), false);
+  detail::read_buffer(queue, *keep, kept.data(), kept.size() * sizeof(int), false);
+  detail::read_buffer(queue, *desc, values.data(), values.size() * sizeof(float), true);
 
   // OpenCV's order on the host, after the device's work (the list came in any order); dropped
   // keypoints are left out.
