@@ -77,6 +77,8 @@ class Run {
     iota.arg(static_cast<int>(n_)).array(iota_).run(items(n_), group());
     assign_options_.method = method;
     assign_out_.labels = &labels;
+    assign_out_.counts = s32(k);  // allocated here, not inside the first assignment's span
+    assign_out_.histograms = f32(k);
   }
 
   // k-means++: centre 0 uniformly, then each next one the best of KMEANS_TRIALS candidates drawn
