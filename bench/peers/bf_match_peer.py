@@ -16,11 +16,10 @@ What is not importable is skipped with a line on stderr; the exit status is 0.
 
 import argparse
 import datetime
-import json
 import sys
 
-from faiss_kmeans_peer import host_times, optional, timed_case  # the same folder
-from opencv_ocl_peer import SCHEMA, write
+from faiss_kmeans_peer import host_times, optional, save, timed_case  # the same folder
+from opencv_ocl_peer import SCHEMA
 from torch_sort_peer import time_runs
 
 
@@ -73,6 +72,7 @@ def main():
                 note = f"torch {torch.__version__}: cdist(p={p:g}) + topk" + (" on unpacked bits" if binary else "")
                 doc["cases"].append(timed_case("bf_match", f"torch_{variant_norm}", config, q_n, nbytes, "peer_events", note,
                                                lambda: time_runs(torch, run, sets, args.warmup, args.runs)))
+                save(doc, args.json)
             if cv2 is not None:
                 matcher = cv2.BFMatcher(cv2.NORM_HAMMING if binary else cv2.NORM_L2)
 
@@ -82,10 +82,8 @@ def main():
                 doc["cases"].append(timed_case("bf_match", f"opencv_cpu_{variant_norm}", config, q_n, nbytes, "host_clock",
                                                f"OpenCV {cv2.__version__} BFMatcher.knnMatch, CPU",
                                                lambda: host_times(knn, args.warmup, args.runs)))
-    if args.json == "-":
-        print(json.dumps(doc, indent=1))
-    elif args.json:
-        write(doc, args.json)
+                save(doc, args.json)
+    save(doc, args.json, final=True)
     return 0
 
 

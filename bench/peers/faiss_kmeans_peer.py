@@ -57,6 +57,14 @@ def timed_case(op, variant, config, n, nbytes, timing, note, run):
     return case
 
 
+def save(doc, path, final=False):
+    """The document to `path`, rewritten after every case ('-': printed once, at the end)."""
+    if path == "-" and final:
+        print(json.dumps(doc, indent=1))
+    elif path and path != "-":
+        write(doc, path)
+
+
 def optional(name):
     try:
         return __import__(name)
@@ -119,6 +127,7 @@ def main():
                 cases.append(timed_case("kmeans", variant, config, n, nbytes, "host_clock",
                                         f"faiss {getattr(faiss, '__version__', '?')}; start: {k} random samples; all {n} samples",
                                         lambda: host_times(train, args.warmup, args.runs)))
+                save(doc, args.json)
         if sklearn_cluster is not None and x is not None:
             def fit(i, k=k):
                 sklearn_cluster.KMeans(n_clusters=k, init="random", n_init=1, max_iter=it, tol=0.0, algorithm="lloyd",
@@ -127,6 +136,7 @@ def main():
             cases.append(timed_case("kmeans", "sklearn_cpu", config, n, nbytes, "host_clock",
                                     "scikit-learn KMeans, used because faiss is not importable; init random, n_init 1",
                                     lambda: host_times(fit, args.warmup, args.runs)))
+            save(doc, args.json)
         if torch is not None and x is not None and torch.cuda.is_available():
             xt = torch.from_numpy(x).cuda()
             doc["device"] = {"name": torch.cuda.get_device_name(), "platform": f"CUDA {torch.version.cuda}"}
@@ -134,10 +144,8 @@ def main():
                                     f"torch {torch.__version__}: addmm + argmin + index_add_ + bincount, float32",
                                     lambda: time_runs(torch, lambda s, k=k: torch_lloyd(torch, xt, k, it, s), 1,
                                                       args.warmup, args.runs)))
-    if args.json == "-":
-        print(json.dumps(doc, indent=1))
-    elif args.json:
-        write(doc, args.json)
+            save(doc, args.json)
+    save(doc, args.json, final=True)
     return 0
 
 
