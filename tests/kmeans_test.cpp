@@ -127,7 +127,7 @@ TEST(Kmeans, RandomStartIsDeterministic) {
 // k = n distinct samples: a chosen sample's weight is 0, so each draw must find a new one, and
 // with n > KMEANS_GROUP the draws cross blocks. Every sample is then its own centre.
 TEST(Kmeans, PlusPlusNeverDrawsASampleOfWeightZero) {
-  const int n = 260, dim = 4;
+  const int n = 260, dim = 8;  // dim 8: the program the other tests build
   const auto data = blob_data(n, dim, 7, 1.0f, 10);
   KmeansOptions o;
   o.seed = 11;
@@ -151,7 +151,7 @@ TEST(Kmeans, PlusPlusNeverDrawsASampleOfWeightZero) {
 // the far sample ends as a cluster of its own. n spans more than KMEANS_GROUP blocks of
 // KMEANS_GROUP samples, so the draw goes through every level of the search.
 TEST(Kmeans, PlusPlusDrawsByWeight) {
-  const int n = 70'000, dim = 4;
+  const int n = 70'000, dim = 8;
   for (const int far : {0, 12'345, n - 1}) {
     std::vector<float> data(static_cast<std::size_t>(n) * dim, 0.25f);
     for (int j = 0; j < dim; ++j) data[static_cast<std::size_t>(far) * dim + j] = 100.0f + static_cast<float>(j);
