@@ -11,7 +11,7 @@
 
 #define KM_DBL_MIN 2.2250738585072014e-308
 
-/* |x - c|^2 in dimension order, as cv::kmeans' (and the old host path's) float sum; read four
+/* |x - c|^2 in dimension order, as cv::kmeans' plain float sum (FP_CONTRACT off); read four
  * values at a time (DIM is a multiple of 4), added one by one. */
 #define ROW_DISTANCE(name, C_SPACE)                               \
   INLINE float name(GLOBAL const float* x, C_SPACE const float* c) { \

@@ -30,10 +30,7 @@ detail::NDRange group() { return detail::range(KMEANS_GROUP); }
 // The first and last launch of a stretch of work, as an Event.
 struct Span {
   std::shared_ptr<detail::EventImpl> first, last;
-  void add(const std::shared_ptr<detail::EventImpl>& e) {
-    if (!first) first = e;
-    last = e;
-  }
+  void add(const std::shared_ptr<detail::EventImpl>& e) { add(Event(e)); }
   void add(const Event& e) {
     if (e.valid()) {
       if (!first) first = e.first();
@@ -53,9 +50,10 @@ class Run {
     build.define("DIM", pdim).define("PLINTH_NEED_FP64");
     program_ = detail::get_program(queue, "kmeans.cl", build);
     const Context& ctx = queue.context();
-    auto f32 = [&](std::int64_t size) { return DeviceArray(ctx, std::max<std::int64_t>(size, 1), Format{Depth::f32, 1}); };
-    auto s32 = [&](std::int64_t size) { return DeviceArray(ctx, std::max<std::int64_t>(size, 1), Format{Depth::s32, 1}); };
-    auto f64 = [&](std::int64_t size) { return DeviceArray(ctx, std::max<std::int64_t>(size, 1), Format{Depth::f64, 1}); };
+    auto array = [&](std::int64_t size, Depth depth) { return DeviceArray(ctx, std::max<std::int64_t>(size, 1), Format{depth, 1}); };
+    auto f32 = [&](std::int64_t size) { return array(size, Depth::f32); };
+    auto s32 = [&](std::int64_t size) { return array(size, Depth::s32); };
+    auto f64 = [&](std::int64_t size) { return array(size, Depth::f64); };
     labels = s32(n_);
     sorted_ = s32(n_);
     order_ = s32(n_);
