@@ -303,18 +303,30 @@ KERNEL REQD_GROUP_SIZE(KMEANS_GROUP, 1, 1) void kmeans_pp_trials(int n, int nblo
   const int best = ARRAY_AT(state, 0);
   float current = INFINITY;
   if (i < n && best >= 0) current = w[best * n + i];
+  /* The sample read once for all candidates; each distance summed in dimension order. */
   float next[KMEANS_TRIALS];
-  for (int t = 0; t < trials; ++t) {
-    next[t] = 0.0f;
-    if (i < n) {
-      const float d = row_distance(x + i * DIM, x + ARRAY_AT(cand, t) * DIM);
-      next[t] = current < d ? current : d;
+  UNROLL for (int t = 0; t < KMEANS_TRIALS; ++t) next[t] = 0.0f;
+  if (i < n) {
+    GLOBAL const float* c[KMEANS_TRIALS];
+    UNROLL for (int t = 0; t < KMEANS_TRIALS; ++t) c[t] = x + ARRAY_AT(cand, t < trials ? t : 0) * DIM;
+    for (int d = 0; d < DIM; d += 4) {
+      const float4 xv = vload4(0, x + i * DIM + d);
+      UNROLL for (int t = 0; t < KMEANS_TRIALS; ++t) {
+        const float4 v = xv - vload4(0, c[t] + d);
+        next[t] = next[t] + v.x * v.x;
+        next[t] = next[t] + v.y * v.y;
+        next[t] = next[t] + v.z * v.z;
+        next[t] = next[t] + v.w * v.w;
+      }
     }
+    UNROLL for (int t = 0; t < KMEANS_TRIALS; ++t) next[t] = current < next[t] ? current : next[t];
   }
-  for (int t = 0; t < trials; ++t) {
-    if (i < n) w[t * n + i] = next[t];
-    const double r = group_sum(scratch, (double)next[t], lid);
-    if (lid == 0) ARRAY_AT(block_sums, t * nblocks + GROUP_ID(0)) = r;
+  UNROLL for (int t = 0; t < KMEANS_TRIALS; ++t) {
+    if (t < trials) { /* the same for the whole group */
+      if (i < n) w[t * n + i] = next[t];
+      const double r = group_sum(scratch, (double)next[t], lid);
+      if (lid == 0) ARRAY_AT(block_sums, t * nblocks + GROUP_ID(0)) = r;
+    }
   }
 }
 
