@@ -107,12 +107,30 @@ struct KmeansResult {
   double compactness = 0;            // sum of squared distances to the labelled centres
 };
 
-// cv::kmeans of n = data.size() / dim samples into k clusters (1 <= k <= n). Each iteration assigns
-// the samples to their nearest centres on the device (bow_assign's kernels) and recomputes the
-// centres on the host in sample order, with OpenCV's rule for an empty cluster (it takes the sample
-// of the largest cluster farthest from that cluster's centre); the last iteration keeps the labels
-// and measures compactness, as OpenCV does. NaN or infinite data: Error(invalid_argument).
+// cv::kmeans of n = data.size() / dim samples into k clusters (1 <= k <= n), all on the device:
+// seeding (k-means++ or random centres), the assignment (bow_assign's kernels), the centre update
+// in a fixed order (samples sorted stably by label, so summed in sample order within a cluster),
+// OpenCV's rule for an empty cluster (it takes the sample of the largest cluster farthest from
+// that cluster's centre), and the compactness of the last iteration, which keeps its labels as
+// OpenCV's does. Only a few status words are read back per iteration. docs/features.md has the
+// details. NaN or infinite data: Error(invalid_argument).
 KmeansResult kmeans(Queue& queue, std::span<const float> data, int dim, int k, const KmeansOptions& options = {},
                     std::span<const std::int32_t> initial_labels = {});
+
+// Device form. samples: f32, n * dim values, descriptor-major, dim a multiple of 4 from 4 to
+// bow_max_dim (pad with zero dimensions: distances and sums are unchanged). initial_labels (s32, n,
+// values 0..k-1) is read when options.init is initial_labels. Values must be finite (not checked
+// here: an assignment whose distances overflow is reported as Error(out_of_range)).
+struct KmeansDeviceResult {
+  DeviceArray centers;      // f32, k * dim
+  DeviceArray labels;       // s32, n
+  double compactness = 0;
+  int iterations = 0;       // of the returned attempt, counted as cv::kmeans counts them
+  Event seeding_span;       // the returned attempt's seeding (invalid when it started from labels)
+  Event iteration_span;     // the returned attempt's iterations, compactness included
+  Event span;               // every attempt
+};
+KmeansDeviceResult kmeans(Queue& queue, const DeviceArray& samples, int dim, int k, const KmeansOptions& options = {},
+                          const DeviceArray* initial_labels = nullptr);
 
 }  // namespace plinth

@@ -7,7 +7,8 @@
 #
 # Files written to $OUT (the device tool brings back at most 8): run.log, gtest.json, tests.log,
 # bench_<group>.json, opencv_ocl.json, opencv_cascade_cpu.json, opencv_pyr_lk.json (tracking group),
-# opencv_corners_cpu.json (corners group), torch_sort.json (sort group), torch_bow.json (bow group), merged.txt; build.log when the
+# opencv_corners_cpu.json (corners group), torch_sort.json (sort group), torch_bow.json (bow group),
+# peer_kmeans.json (kmeans group), peer_bf_match.json (bf_match group), merged.txt; build.log when the
 # build stage runs.
 #
 # Knobs (environment): PLINTH_BENCH_SIZES, PLINTH_BENCH_RUNS, PLINTH_BENCH_OPS (default: all),
@@ -176,6 +177,8 @@ for group in ${PLINTH_BENCH_GROUPS:-integral cascade filters}; do
     corners) ops=(corners); group_sizes=1920x1080; cap=60 ;;
     bow) ops=(bow_assign); group_sizes=3840x2160; cap=90 ;;
     surf) ops=(surf); group_sizes=1920x1080; cap=60 ;;               # opt-in: detect + describe (issue 17)
+    kmeans) ops=(kmeans); group_sizes=3840x2160; cap=100 ;;           # opt-in (issue 17): 1M x 64, k=256/1024
+    bf_match) ops=(bf_match); group_sizes=3840x2160; cap=40 ;;        # opt-in (issue 17): knn k=2
     *) echo "unknown benchmark group $group"; continue ;;
   esac
   stage "benchmark $group at $group_sizes"
@@ -186,6 +189,14 @@ done
 case " ${PLINTH_BENCH_GROUPS:-} " in *" bow "*)
   stage "torch peer of bow_assign (bench/peers/torch_bow_peer.py)"
   PYTHONUNBUFFERED=1 run torch-bow 60 10 python3 bench/peers/torch_bow_peer.py -o "$OUT/torch_bow.json" ;;
+esac
+case " ${PLINTH_BENCH_GROUPS:-} " in *" kmeans "*)
+  stage "faiss / scikit-learn / torch peers of kmeans (bench/peers/faiss_kmeans_peer.py)"
+  PYTHONUNBUFFERED=1 run kmeans-peers 150 10 python3 bench/peers/faiss_kmeans_peer.py --runs 3 --json "$OUT/peer_kmeans.json" ;;
+esac
+case " ${PLINTH_BENCH_GROUPS:-} " in *" bf_match "*)
+  stage "torch / OpenCV CPU peers of bf_match (bench/peers/bf_match_peer.py)"
+  PYTHONUNBUFFERED=1 run bf-match-peers 90 10 python3 bench/peers/bf_match_peer.py --runs 10 --json "$OUT/peer_bf_match.json" ;;
 esac
 case " ${PLINTH_BENCH_GROUPS:-} " in *" sort "*)
   stage "torch.sort / torch.topk peer (bench/peers/torch_sort_peer.py)"
@@ -226,7 +237,7 @@ fi
 stage "summary"
 echo "failed stages: ${failed[*]:-none}"
 ls -la "$OUT"
-python3 bench/merge_results.py $(ls "$OUT"/bench_*.json "$OUT"/opencv_*.json "$OUT"/torch_*.json 2>/dev/null) > "$OUT/merged.txt" 2>&1
+python3 bench/merge_results.py $(ls "$OUT"/bench_*.json "$OUT"/opencv_*.json "$OUT"/torch_*.json "$OUT"/peer_*.json 2>/dev/null) > "$OUT/merged.txt" 2>&1
 cat "$OUT/merged.txt"
 # The device tool brings back at most 8 files: the JSON documents travel as one archive.
 (cd "$OUT" && ls *.json >/dev/null 2>&1 && tar czf results_json.tar.gz *.json && rm -f *.json)
