@@ -205,6 +205,9 @@ KERNEL REQD_GROUP_SIZE(KMEANS_GROUP, 1, 1) void kmeans_empty_clusters(int n, int
         }
         BARRIER_LOCAL();
       }
+      /* No sample to move: every label was out of range (the status after this kernel reports it;
+       * reading ord[-1] here would fault on a GPU). The same value for the whole group. */
+      if (best_pos[0] < 0) continue;
       const int far = ord[best_pos[0]];
       for (int j = lid; j < DIM; j += KMEANS_GROUP) {
         const float v = x[far * DIM + j];
