@@ -18,7 +18,7 @@ std::vector<Case> make_cases(Env& env) {
   const double plane = image_bytes(size, {Depth::u8, 1});
   std::vector<Case> cases;
   for (int window : {3, 5, 7, 9}) {
-    for (EpsilonMethod m : {EpsilonMethod::automatic, EpsilonMethod::plain, EpsilonMethod::tiled}) {
+    for (EpsilonMethod m : kEpsilonMethods) {
       EpsilonOptions options;
       options.window = window;
       options.threshold = 20;
