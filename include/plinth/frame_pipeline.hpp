@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "plinth/core.hpp"
+#include "plinth/filters.hpp"  // BorderMode
 #include "plinth/image.hpp"
 #include "plinth/nv12.hpp"
 
