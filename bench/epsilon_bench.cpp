@@ -19,7 +19,7 @@ std::vector<Case> make_cases(Env& env) {
   const double plane = image_bytes(size, {Depth::u8, 1});
   std::vector<Case> cases;
   for (int window : {3, 5, 7, 9}) {
-    for (EpsilonMethod m : kEpsilonMethods) {
+    for (EpsilonMethod m : epsilon_methods) {
       EpsilonOptions options;
       options.window = window;
       options.threshold = 20;

@@ -218,9 +218,9 @@ enum class EpsilonMethod {
   tiled,      // work-group tiles in local memory, several outputs per work-item, no division
   blocked,    // tiled with a block of 4 x 4 outputs per work-item and sum and count packed in one word
 };
-// Every method, in the order of the enum (tests, bench and CLI loop over it).
-inline constexpr EpsilonMethod kEpsilonMethods[] = {EpsilonMethod::automatic, EpsilonMethod::plain, EpsilonMethod::tiled,
-                                                    EpsilonMethod::blocked};
+// Every method, in the order of the enum (parsing and the bench loop over it).
+inline constexpr EpsilonMethod epsilon_methods[] = {EpsilonMethod::automatic, EpsilonMethod::plain, EpsilonMethod::tiled,
+                                                     EpsilonMethod::blocked};
 
 std::string_view to_string(EpsilonMethod method) noexcept;
 // Parses "auto", "plain", "tiled" or "blocked".

@@ -54,7 +54,7 @@ std::string_view to_string(EpsilonMethod method) noexcept {
 }
 
 EpsilonMethod parse_epsilon_method(std::string_view text) {
-  for (EpsilonMethod m : kEpsilonMethods) {
+  for (EpsilonMethod m : epsilon_methods) {
     if (text == to_string(m)) return m;
   }
   throw Error(ErrorCode::invalid_argument, kOp, "method",
