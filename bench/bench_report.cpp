@@ -123,9 +123,37 @@ void write_table(const Report& report, std::ostream& out) {
   };
 
   std::string group;
+  // A group whose variants include separate calls named "part: ..." (frame_pipeline) ends with the
+  // sum of the parts' medians and every variant's runs per second (frames/s).
+  std::vector<const CaseResult*> members;
+  const auto close_group = [&] {
+    double parts = 0;
+    bool any_part = false;
+    for (const CaseResult* m : members) {
+      if (m->variant.rfind("part: ", 0) != 0) continue;
+      any_part = true;
+      if (!m->error.empty() || parts < 0) parts = -1;
+      else parts += m->stats.median;
+    }
+    if (any_part) {
+      out << "  frames/s:";
+      for (const CaseResult* m : members) {
+        if (m->error.empty() && m->stats.median > 0) out << "  " << m->variant << " " << format("%.0f", 1e6 / m->stats.median);
+      }
+      if (parts > 0) out << "\n  sum of the parts: " << format("%.2f", parts) << " us, " << format("%.0f", 1e6 / parts) << " frames/s";
+      for (const CaseResult* m : members) {
+        if (parts > 0 && m->error.empty() && m->stats.median > 0 && m->variant.rfind("part: ", 0) != 0) {
+          out << "; its time over " << m->variant << "'s " << format("%.2fx", parts / m->stats.median);
+        }
+      }
+      out << '\n';
+    }
+    members.clear();
+  };
   for (const CaseResult* r : ordered(report)) {
     const std::string key = r->op + '\n' + size_text(r->size) + '\n' + r->config;
     if (key != group) {
+      close_group();
       group = key;
       out << '\n' << r->op << "  " << (r->config.empty() ? "-" : r->config) << "  " << size_text(r->size);
       if (r->bytes > 0) out << "  (" << megabytes(r->bytes) << " moved per run)";
@@ -136,6 +164,7 @@ void write_table(const Report& report, std::ostream& out) {
                     "p10 us", "p90 us", "Gpx/s", "GB/s", "copy", "vs NPP");
       out << header;
     }
+    members.push_back(r);
     std::string variant = r->variant;
     if (!r->note.empty()) variant += " [" + std::to_string(note_index(r->note)) + "]";
     char line[256];
@@ -152,6 +181,7 @@ void write_table(const Report& report, std::ostream& out) {
                   r->stats.min, r->stats.p10, r->stats.p90, gpx_per_s(*r), r->bytes > 0 ? gbps : 0.0, copy.c_str(), vs.c_str());
     out << line;
   }
+  close_group();
   if (!notes.empty()) {
     out << '\n';
     for (std::size_t i = 0; i < notes.size(); ++i) out << "[" << i + 1 << "] " << notes[i] << '\n';

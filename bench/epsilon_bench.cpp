@@ -1,5 +1,6 @@
 // Benchmark cases of epsilon_filter (include/plinth/filters.hpp) on NV12 frames: the Y plane
-// alone for each window, and whole frames (Y filtered, UV copied).
+// alone for each window (with the box filter of that window as the yardstick), and whole frames
+// (Y filtered, UV copied).
 #include <memory>
 
 #include "bench_support.hpp"
@@ -18,7 +19,7 @@ std::vector<Case> make_cases(Env& env) {
   const double plane = image_bytes(size, {Depth::u8, 1});
   std::vector<Case> cases;
   for (int window : {3, 5, 7, 9}) {
-    for (EpsilonMethod m : {EpsilonMethod::automatic, EpsilonMethod::plain, EpsilonMethod::tiled}) {
+    for (EpsilonMethod m : epsilon_methods) {
       EpsilonOptions options;
       options.window = window;
       options.threshold = 20;
@@ -34,21 +35,38 @@ std::vector<Case> make_cases(Env& env) {
       };
       cases.push_back(std::move(k));
     }
+    // Issue 20's yardstick in the same table: the box filter (cv::blur, u8, same window and border).
+    BoxFilterOptions box;
+    box.ksize = Size{window, window};
+    Case b;
+    b.op = "epsilon";
+    b.variant = "box_filter";
+    b.config = "Y " + std::to_string(window) + "x" + std::to_string(window) + " T20";
+    b.size = size;
+    b.bytes = 2 * plane;
+    b.note = "the box filter of the same window (box_filter automatic, u8 -> u8 normalized, reflect_101): the issue's reference";
+    b.run = [=](int s) {
+      return box_filter(*queue, (*frames)[static_cast<std::size_t>(s)].y, (*luma)[static_cast<std::size_t>(s)], box);
+    };
+    cases.push_back(std::move(b));
   }
-  EpsilonOptions options;
-  options.window = 5;
-  options.threshold = 20;
-  Case k;
-  k.op = "epsilon";
-  k.variant = "auto";
-  k.config = "NV12 frame 5x5 T20";
-  k.size = size;
-  k.bytes = 2 * 1.5 * plane;
-  k.run = [=](int s) {
-    DeviceNv12Frame out{(*luma)[static_cast<std::size_t>(s)], (*chroma)[static_cast<std::size_t>(s)]};
-    return epsilon_filter(*queue, (*frames)[static_cast<std::size_t>(s)], out, options);
-  };
-  cases.push_back(std::move(k));
+  for (EpsilonMethod m : {EpsilonMethod::automatic, EpsilonMethod::tiled, EpsilonMethod::blocked}) {
+    EpsilonOptions options;
+    options.window = 5;
+    options.threshold = 20;
+    options.method = m;
+    Case k;
+    k.op = "epsilon";
+    k.variant = std::string(to_string(m));
+    k.config = "NV12 frame 5x5 T20";
+    k.size = size;
+    k.bytes = 2 * 1.5 * plane;
+    k.run = [=](int s) {
+      DeviceNv12Frame out{(*luma)[static_cast<std::size_t>(s)], (*chroma)[static_cast<std::size_t>(s)]};
+      return epsilon_filter(*queue, (*frames)[static_cast<std::size_t>(s)], out, options);
+    };
+    cases.push_back(std::move(k));
+  }
   return cases;
 }
 

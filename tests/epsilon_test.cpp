@@ -72,7 +72,7 @@ HostImage test_plane(int width, int height, std::uint32_t seed) {
 
 TEST(Epsilon, MatchesReference) {
   std::uint32_t seed = 1;
-  for (EpsilonMethod method : {EpsilonMethod::plain, EpsilonMethod::tiled}) {
+  for (EpsilonMethod method : {EpsilonMethod::plain, EpsilonMethod::tiled, EpsilonMethod::blocked}) {
     for (int window : {1, 3, 5, 9, 31}) {
       for (int threshold : {0, 12, 40, 255}) {
         for (Size size : {Size{1, 1}, Size{37, 23}, Size{300, 19}}) {
@@ -90,11 +90,26 @@ TEST(Epsilon, MatchesReference) {
   }
 }
 
+// blocked's work-groups own 128 x 32 outputs (4 x 4 per work-item; 2 or 1 rows from 11x11 and 17x17
+// on): a plane of several tiles each way with partial ones, for every row count.
+TEST(Epsilon, BlockedAcrossTiles) {
+  std::uint32_t seed = 50;
+  for (int window : {3, 11, 17}) {
+    SCOPED_TRACE("window " + std::to_string(window));
+    const HostImage src = test_plane(261, 77, seed++);
+    EpsilonOptions o;
+    o.window = window;
+    o.threshold = 25;
+    o.method = EpsilonMethod::blocked;
+    EXPECT_TRUE(images_equal(reference(src, o), run(src, o, true)));
+  }
+}
+
 TEST(Epsilon, BorderModes) {
   std::uint32_t seed = 100;
   for (BorderMode border : {BorderMode::constant, BorderMode::replicate, BorderMode::reflect, BorderMode::reflect_101,
                             BorderMode::wrap}) {
-    for (EpsilonMethod method : {EpsilonMethod::plain, EpsilonMethod::tiled}) {
+    for (EpsilonMethod method : {EpsilonMethod::plain, EpsilonMethod::tiled, EpsilonMethod::blocked}) {
       // The plain kernel shares the border code; two modes suffice for it.
       if (method == EpsilonMethod::plain && border != BorderMode::constant && border != BorderMode::wrap) continue;
       for (Size size : {Size{2, 3}, Size{133, 17}}) {

@@ -216,10 +216,14 @@ enum class EpsilonMethod {
   automatic,  // tiled
   plain,      // one output per work-item straight from global memory: the reference
   tiled,      // work-group tiles in local memory, several outputs per work-item, no division
+  blocked,    // tiled with a block of 4 x 4 outputs per work-item and sum and count packed in one word
 };
+// Every method, in the order of the enum (parsing and the bench loop over it).
+inline constexpr EpsilonMethod epsilon_methods[] = {EpsilonMethod::automatic, EpsilonMethod::plain, EpsilonMethod::tiled,
+                                                     EpsilonMethod::blocked};
 
 std::string_view to_string(EpsilonMethod method) noexcept;
-// Parses "auto", "plain" or "tiled".
+// Parses "auto", "plain", "tiled" or "blocked".
 EpsilonMethod parse_epsilon_method(std::string_view text);
 
 // The epsilon filter of the Adreno case study (docs/epsilon_filter.md has the exact formula):

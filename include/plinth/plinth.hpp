@@ -11,6 +11,7 @@
 #include "plinth/error.hpp"
 #include "plinth/features.hpp"
 #include "plinth/filters.hpp"
+#include "plinth/frame_pipeline.hpp"
 #include "plinth/image.hpp"
 #include "plinth/integral.hpp"
 #include "plinth/io.hpp"

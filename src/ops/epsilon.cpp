@@ -12,13 +12,18 @@ namespace {
 constexpr const char* kOp = "epsilon_filter";
 constexpr int kMaxWindow = 31;
 
-// Work shape of the tiled kernel: GX x GY work-items, each PX outputs along x.
+// Work shape of the tiled and blocked kernels: GX x GY work-items, each PX outputs along x
+// (blocked: by blocked_rows(window) rows).
 struct EpsilonPolicy {
   int gx = 32;
   int gy = 8;
   int px = 4;
   std::size_t plain_x = 64;
   std::size_t plain_y = 4;
+  // Rows per work-item of blocked: 4 while the unrolled block stays small (a 9x9 window: 12 row
+  // segments of 12 values feeding 16 outputs), fewer for wider windows, whose code and registers
+  // grow with the window.
+  static int blocked_rows(int window) { return window <= 9 ? 4 : window <= 15 ? 2 : 1; }
 };
 
 void check_options(const EpsilonOptions& o) {
@@ -43,15 +48,17 @@ std::string_view to_string(EpsilonMethod method) noexcept {
     case EpsilonMethod::automatic: return "auto";
     case EpsilonMethod::plain: return "plain";
     case EpsilonMethod::tiled: return "tiled";
+    case EpsilonMethod::blocked: return "blocked";
   }
   return "?";
 }
 
 EpsilonMethod parse_epsilon_method(std::string_view text) {
-  for (EpsilonMethod m : {EpsilonMethod::automatic, EpsilonMethod::plain, EpsilonMethod::tiled}) {
+  for (EpsilonMethod m : epsilon_methods) {
     if (text == to_string(m)) return m;
   }
-  throw Error(ErrorCode::invalid_argument, kOp, "method", "unknown method '" + std::string(text) + "' (expected auto, plain or tiled)");
+  throw Error(ErrorCode::invalid_argument, kOp, "method",
+              "unknown method '" + std::string(text) + "' (expected auto, plain, tiled or blocked)");
 }
 
 Event epsilon_filter(Queue& queue, const DeviceImage& src, DeviceImage& dst, const EpsilonOptions& options) {
@@ -69,9 +76,12 @@ Event epsilon_filter(Queue& queue, const DeviceImage& src, DeviceImage& dst, con
   detail::BuildOptions build;
   build.define("WIN", options.window).define("BORDER", static_cast<long long>(options.border));
   const bool tiled = options.method != EpsilonMethod::plain;
+  const bool blocked = options.method == EpsilonMethod::blocked;
+  const int rows = blocked ? EpsilonPolicy::blocked_rows(options.window) : 1;
   if (tiled) build.define("GX", policy.gx).define("GY", policy.gy).define("PX", policy.px);
+  if (blocked) build.define("PY", rows);
   const auto program = detail::get_program(queue, "epsilon.cl", build);
-  detail::Launch launch(queue, program, tiled ? "epsilon_tiled" : "epsilon_plain");
+  detail::Launch launch(queue, program, blocked ? "epsilon_blocked" : tiled ? "epsilon_tiled" : "epsilon_plain");
   launch.arg(src.width()).arg(src.height()).arg(options.threshold).arg(options.border_value).image(src).image(dst);
   const auto width = static_cast<std::size_t>(src.width()), height = static_cast<std::size_t>(src.height());
   if (!tiled) {
@@ -79,8 +89,9 @@ Event epsilon_filter(Queue& queue, const DeviceImage& src, DeviceImage& dst, con
                             detail::range(policy.plain_x, policy.plain_y)));
   }
   const auto gx = static_cast<std::size_t>(policy.gx), gy = static_cast<std::size_t>(policy.gy);
-  const std::size_t groups_x = (width + gx * static_cast<std::size_t>(policy.px) - 1) / (gx * static_cast<std::size_t>(policy.px));
-  return Event(launch.run(detail::range(groups_x * gx, detail::round_up(height, gy)), detail::range(gx, gy)));
+  const std::size_t tile_w = gx * static_cast<std::size_t>(policy.px), tile_h = gy * static_cast<std::size_t>(rows);
+  const std::size_t groups_x = (width + tile_w - 1) / tile_w, groups_y = (height + tile_h - 1) / tile_h;
+  return Event(launch.run(detail::range(groups_x * gx, groups_y * gy), detail::range(gx, gy)));
 }
 
 Event epsilon_filter(Queue& queue, const DeviceNv12Frame& src, DeviceNv12Frame& dst, const EpsilonOptions& options) {
