@@ -5,6 +5,8 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
+
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -190,6 +192,20 @@ TEST(CubinStore, AMalformedIndexIsReportedOnEveryLookup) {
     EXPECT_TRUE(l.cubin.empty());
     EXPECT_TRUE(l.had_entry);
     EXPECT_EQ(l.why, store.problem());
+  }
+}
+
+TEST(CubinStore, PlinthCubinDirNamesTheStoreOrTurnsItOff) {
+  const char* before = std::getenv("PLINTH_CUBIN_DIR");
+  const std::string saved = before ? before : "";
+  ::setenv("PLINTH_CUBIN_DIR", "/some/store", 1);
+  EXPECT_EQ(cuda::locate_cubin_store(), fs::path("/some/store"));
+  ::setenv("PLINTH_CUBIN_DIR", "off", 1);
+  EXPECT_TRUE(cuda::locate_cubin_store().empty());
+  if (before) {
+    ::setenv("PLINTH_CUBIN_DIR", saved.c_str(), 1);
+  } else {
+    ::unsetenv("PLINTH_CUBIN_DIR");
   }
 }
 
