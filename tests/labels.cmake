@@ -9,7 +9,8 @@ set(plinth_fast_tests
   "^(Npy|ImageFiles|Writers|OutputFiles|ProgramCacheFiles|DeviceMemory)\\."
   "^Arithm\\.(SaturationAtTheLimits|InPlace|SynchronousForms)$"
   "^Pyramid\\.TinyImagesKeepShrinkingToOnePixel$" "^CascadeXml\\." "^OpsCoreApi\\."
-  "^Backend\\.EventsWithAndWithoutTiming$")
+  "^Backend\\.EventsWithAndWithoutTiming$"
+  "^CubinStore\\.(IndexParses|EntriesUnder|ATruncated|NotAnElf|AMalformed|PlinthCubinDir)")
 foreach(test IN LISTS plinth_tests_TESTS plinth_cascade_tests_TESTS)
   foreach(pattern IN LISTS plinth_fast_tests)
     if(test MATCHES "${pattern}")

@@ -90,10 +90,19 @@ class Context {
   std::shared_ptr<detail::ContextState> state_;
 };
 
+// Where a context's kernel programs came from so far: the on-disk program cache, the CUDA
+// backend's cubin store (shipped compiled code, docs/backends.md), or compiled. A store entry that
+// was rejected (damaged, or for a newer driver) counts in store_rejected and in compiled.
+struct ProgramCounts {
+  std::size_t disk_cache = 0, store = 0, compiled = 0, store_rejected = 0;
+  std::string last_rejection;  // why the last rejected store entry was rejected
+};
+ProgramCounts program_counts(const Context& context);
+
 // Builds the kernel programs the ops use (kernels/programs.list: every program the test suite
 // and the benchmarks built, recorded per backend) for the context's device into the program
 // caches, in memory and on disk, so that later first calls skip compilation. `progress` sees
-// each kernel file and its options before it is built. Returns how many were built.
+// each kernel file and its options once it is ready. Returns how many were built.
 std::size_t warm_program_cache(const Context& context,
                                const std::function<void(const std::string& file, const std::string& options)>& progress = {});
 

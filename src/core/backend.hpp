@@ -34,12 +34,19 @@ class Kernel {
   virtual std::size_t max_work_group_size() const = 0;
 };
 
+// Where Device::build got a program's code: compiled, or from the CUDA backend's cubin store
+// (src/backend/cuda/cubin_store.hpp), or compiled after the store's entry was rejected.
+enum class ProgramOrigin { compiled, store, store_rejected };
+
 class Program {
  public:
   virtual ~Program() = default;
   virtual std::shared_ptr<Kernel> kernel(std::string_view name) = 0;
   // The device binary, for the on-disk cache; empty if the backend cannot provide one.
   virtual std::vector<std::byte> binary() const = 0;
+  virtual ProgramOrigin origin() const { return ProgramOrigin::compiled; }
+  // Why a store entry was rejected (origin store_rejected); empty otherwise.
+  virtual std::string origin_note() const { return {}; }
 };
 
 class EventImpl {

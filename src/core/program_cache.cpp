@@ -201,9 +201,19 @@ std::shared_ptr<Program> ProgramCache::get(Device& device, std::string_view file
   if (!file_path.empty()) {
     std::vector<std::byte> binary = load_cache_entry(file_path, key);
     if (!binary.empty()) program = device.load_binary(binary, options.str());
+    if (program) ++counts_.disk_cache;
   }
   if (!program) {
     program = device.build(source, options.str(), file);
+    switch (program->origin()) {
+      case ProgramOrigin::compiled: ++counts_.compiled; break;
+      case ProgramOrigin::store: ++counts_.store; break;
+      case ProgramOrigin::store_rejected:
+        ++counts_.compiled;
+        ++counts_.store_rejected;
+        counts_.last_rejection = program->origin_note();
+        break;
+    }
     if (!file_path.empty()) {
       std::vector<std::byte> binary = program->binary();
       if (!binary.empty()) store_cache_entry(file_path, key, binary);
@@ -212,6 +222,11 @@ std::shared_ptr<Program> ProgramCache::get(Device& device, std::string_view file
   programs_.emplace(name, program);
   requests_.emplace(std::move(request), program);
   return program;
+}
+
+ProgramCounts ProgramCache::counts() {
+  std::lock_guard lock(mutex_);
+  return counts_;
 }
 
 }  // namespace plinth::detail

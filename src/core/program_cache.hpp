@@ -43,8 +43,11 @@ class ProgramCache {
  public:
   // Returns the program of kernel file `file` (e.g. "integral.cl") built with `options`.
   std::shared_ptr<Program> get(Device& device, std::string_view file, const BuildOptions& options);
+  // Where the programs made so far came from (not counting requests answered from memory).
+  ProgramCounts counts();
 
  private:
+  ProgramCounts counts_;
   std::mutex mutex_;
   std::map<std::string, std::shared_ptr<Program>, std::less<>> programs_;  // by source, options and device
   // By file and options: the embedded sources never change, so a repeated request skips

@@ -31,14 +31,16 @@ std::size_t warm_program_cache(const Context& context,
                 "kernels/programs.list records no program for the " + backend + " backend");
   }
   for (const auto& [file, options] : programs) {
-    if (progress) progress(file, options);
     detail::BuildOptions built;
     // The recorded text starts with the space that BuildOptions puts before each option: the
     // same string gives the same cache key as the op's own request.
     built.raw(options.empty() ? std::string_view() : std::string_view(options).substr(1));
     state->programs.get(*state->device, file, built);
+    if (progress) progress(file, options);
   }
   return programs.size();
 }
+
+ProgramCounts program_counts(const Context& context) { return detail::context_state(context)->programs.counts(); }
 
 }  // namespace plinth

@@ -4,7 +4,11 @@
 // spills from ptxas. Needs NVRTC only, no GPU or driver. Exit status: 0 if all compiled, 1 if
 // any failed (each failure printed with NVRTC's log), 77 if NVRTC is missing (ctest: skipped).
 //
-//   plinth_cuda_check [--arch 90] [--list FILE] [--quiet]
+// With --store DIR it builds the cubin store instead (src/backend/cuda/cubin_store.hpp): the
+// list's `cuda` programs, compiled exactly as the backend compiles them (same options, same
+// program name, no ptxas report), into DIR/sm_<arch>/ with its index.
+//
+//   plinth_cuda_check [--arch 90] [--list FILE] [--quiet] [--store DIR]
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -20,6 +24,7 @@
 #include <vector>
 
 #include "backend/cuda/api.hpp"
+#include "backend/cuda/cubin_store.hpp"
 #include "core/kernel_source.hpp"
 #include "plinth/error.hpp"
 
@@ -84,16 +89,19 @@ int main(int argc, char** argv) {
   int arch = 90;
   std::string list_path;
   bool quiet = false;
+  std::string store;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--arch" && i + 1 < argc) {
       arch = std::atoi(argv[++i]);
     } else if (a == "--list" && i + 1 < argc) {
       list_path = argv[++i];
+    } else if (a == "--store" && i + 1 < argc) {
+      store = argv[++i];
     } else if (a == "--quiet") {
       quiet = true;
     } else {
-      std::cerr << "usage: plinth_cuda_check [--arch 90] [--list FILE] [--quiet]\n";
+      std::cerr << "usage: plinth_cuda_check [--arch 90] [--list FILE] [--quiet] [--store DIR]\n";
       return 2;
     }
   }
@@ -118,19 +126,23 @@ int main(int argc, char** argv) {
   }
   // One compilation per distinct (file, options) after translation.
   std::map<std::pair<std::string, std::string>, int> programs;
-  for (const Entry& e : parse(text)) programs.emplace(std::make_pair(e.file, for_nvrtc(e.options)), 0);
+  // The store holds what the CUDA backend requests, as it requests it: its own records only.
+  for (const Entry& e : parse(text)) {
+    if (!store.empty() && e.backend != "cuda") continue;
+    programs.emplace(std::make_pair(e.file, store.empty() ? for_nvrtc(e.options) : e.options), 0);
+  }
   if (programs.empty()) {
     std::cerr << "Error: the program list is empty\n";
     return 1;
   }
   std::printf("NVRTC %d.%d (%s), sm_%d, %zu programs\n", rtc->major, rtc->minor, rtc->path.c_str(), arch, programs.size());
-  std::printf("%-28s %-40s %5s %6s %6s %6s  options\n", "file", "kernel", "regs", "stack", "st", "ld");
+  if (store.empty()) std::printf("%-28s %-40s %5s %6s %6s %6s  options\n", "file", "kernel", "regs", "stack", "st", "ld");
   int failures = 0, kernels = 0, spilling = 0;
   const auto start = std::chrono::steady_clock::now();
   // NVRTC is thread-safe: compile on every core, report in the list's order.
   std::vector<std::pair<std::string, std::string>> work;
   for (const auto& [key, unused] : programs) work.push_back(key);
-  std::vector<std::string> logs(work.size()), errors(work.size());
+  std::vector<std::string> logs(work.size()), errors(work.size()), sources(work.size()), cubins(work.size());
   std::atomic<std::size_t> next{0};
   std::vector<std::thread> threads;
   for (unsigned t = 0; t < std::max(1u, std::thread::hardware_concurrency()); ++t) {
@@ -138,9 +150,11 @@ int main(int argc, char** argv) {
       for (std::size_t i; (i = next++) < work.size();) {
         const auto& [file, options] = work[i];
         try {
-          const std::string source = plinth::detail::resolved_kernel_source(file);
-          plinth::cuda::compile(*rtc, source, plinth::cuda::base_options(arch) + options + " -Xptxas=-v", file, false,
-                                &logs[i]);
+          sources[i] = plinth::detail::resolved_kernel_source(file);
+          // CuDevice::build's call: base options, the op's options, the file as the program name.
+          const std::string report = store.empty() ? " -Xptxas=-v" : "";
+          cubins[i] = plinth::cuda::compile(*rtc, sources[i], plinth::cuda::base_options(arch) + options + report, file,
+                                            false, &logs[i]);
         } catch (const std::exception& e) {
           errors[i] = e.what();
         }
@@ -166,6 +180,27 @@ int main(int argc, char** argv) {
     }
   }
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!store.empty()) {
+    if (failures > 0) {
+      std::printf("%d programs failed to compile: no store written\n", failures);
+      return 1;
+    }
+    std::vector<plinth::cuda::StoreItem> items;
+    std::uint64_t bytes = 0;
+    for (std::size_t i = 0; i < work.size(); ++i) {
+      bytes += cubins[i].size();
+      items.push_back({std::move(sources[i]), plinth::cuda::base_options(arch) + work[i].second, std::move(cubins[i])});
+    }
+    try {
+      plinth::cuda::write_cubin_store(store, arch, rtc->major, rtc->minor, std::move(items));
+    } catch (const std::exception& e) {
+      std::cerr << "Error: " << e.what() << '\n';
+      return 1;
+    }
+    std::printf("cubin store %s/sm_%d: %zu programs, %llu bytes of cubins (%.1f s)\n", store.c_str(), arch,
+                programs.size(), static_cast<unsigned long long>(bytes), seconds);
+    return 0;
+  }
   std::printf("%zu programs, %d kernels, %d with spills, %d failed to compile (%.1f s)\n", programs.size(), kernels,
               spilling, failures, seconds);
   return failures == 0 ? 0 : 1;

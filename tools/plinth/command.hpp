@@ -22,6 +22,9 @@ class Globals {
 
   Context& context();
   Queue& queue();
+  // The context if a command opened one, else nullptr.
+  const Context* opened() const { return context_ ? &*context_ : nullptr; }
+  bool program_origins = false;  // --program-origins
 
  private:
   std::optional<Context> context_;
@@ -38,6 +41,9 @@ struct Command {
 void check_writable(const std::string& path, const Globals& globals);
 // Whether path ends in ext (".npy"), ignoring case.
 bool has_extension(const std::string& path, std::string_view ext);
+// One line: how many programs came from the disk cache, the cubin store, or were compiled
+// (and why the last rejected store entry was rejected, if any was).
+void print_program_counts(std::ostream& out, const Context& context);
 // Parses "WxH" (e.g. "1920x1080"); throws Error(invalid_argument) otherwise.
 Size parse_size(const std::string& text, const char* what);
 

@@ -54,6 +54,14 @@ void check_writable(const std::string& path, const Globals& globals) {
   }
 }
 
+void print_program_counts(std::ostream& out, const Context& context) {
+  const ProgramCounts c = program_counts(context);
+  out << "programs: " << c.disk_cache << " from the disk cache, " << c.store << " from the cubin store, " << c.compiled
+      << " compiled";
+  if (c.store_rejected > 0) out << " (" << c.store_rejected << " store entries rejected; last: " << c.last_rejection << ")";
+  out << '\n';
+}
+
 bool has_extension(const std::string& path, std::string_view ext) {
   if (path.size() < ext.size()) return false;
   return std::equal(ext.begin(), ext.end(), path.end() - static_cast<std::ptrdiff_t>(ext.size()),
@@ -134,6 +142,8 @@ int main(int argc, char** argv) {
                  "(default: $PLINTH_DEVICE, else the first GPU, else the CPU)");
   app.add_flag("--debug-sync", globals.debug_sync, "wait for and check every kernel launch");
   app.add_flag("-f,--force", globals.force, "overwrite existing output files");
+  app.add_flag("--program-origins", globals.program_origins,
+               "print on stderr where the command's kernel programs came from (disk cache, cubin store, compiled)");
 
   auto entries = registry();
   std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.name < b.name; });
@@ -154,6 +164,7 @@ int main(int argc, char** argv) {
 
   try {
     app.parse(argc, argv);
+    if (globals.program_origins && globals.opened() != nullptr) print_program_counts(std::cerr, *globals.opened());
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "backend/cuda/api.hpp"
+#include "backend/cuda/cubin_store.hpp"
 #include "core/backend.hpp"
 
 namespace plinth::cuda {
@@ -54,16 +55,21 @@ class CuKernel final : public detail::Kernel {
 
 class CuProgram final : public detail::Program {
  public:
-  CuProgram(CUmodule module, std::string cubin, const CuDevice* device)
-      : module_(module), cubin_(std::move(cubin)), device_(device) {}
+  CuProgram(CUmodule module, std::string cubin, const CuDevice* device,
+            detail::ProgramOrigin origin = detail::ProgramOrigin::compiled, std::string note = {})
+      : module_(module), cubin_(std::move(cubin)), device_(device), origin_(origin), note_(std::move(note)) {}
   ~CuProgram() override;
   std::shared_ptr<detail::Kernel> kernel(std::string_view name) override;
   std::vector<std::byte> binary() const override;
+  detail::ProgramOrigin origin() const override { return origin_; }
+  std::string origin_note() const override { return note_; }
 
  private:
   CUmodule module_;
   std::string cubin_;
   const CuDevice* device_;
+  detail::ProgramOrigin origin_;
+  std::string note_;
   std::mutex mutex_;
   std::vector<std::shared_ptr<CuKernel>> kernels_;
 };
@@ -192,6 +198,10 @@ class CuDevice final : public detail::Device {
   DeviceInfo info_;
   int arch_;
   std::string base_options_;
+  // The cubin store of this device's architecture, opened at the first build.
+  const CubinStore& store();
+  std::once_flag store_once_;
+  CubinStore store_;
 };
 
 // Describes CUDA device `ordinal` (its index among CUDA devices).

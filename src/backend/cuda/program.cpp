@@ -1,4 +1,5 @@
 #include <cstring>
+#include <filesystem>
 #include <string>
 
 #include "backend/cuda/objects.hpp"
@@ -37,10 +38,31 @@ std::vector<std::byte> CuProgram::binary() const {
   return out;
 }
 
+const CubinStore& CuDevice::store() {
+  std::call_once(store_once_, [this] {
+    const std::filesystem::path root = locate_cubin_store();
+    if (!root.empty()) store_ = CubinStore::open(root, arch_);
+  });
+  return store_;
+}
+
+// The program caches have missed: the cubin store next, then NVRTC. A store entry that the
+// driver refuses, or that fails its checks, is compiled instead and the program says why.
 std::shared_ptr<detail::Program> CuDevice::build(std::string_view source, std::string_view options,
                                                  std::string_view label) {
-  const Nvrtc& rtc = require_nvrtc();
   const std::string all_options = base_options_ + std::string(options);
+  const CubinStore::Lookup stored = store().find(source, all_options, api_.version);
+  std::string rejected = stored.why;
+  if (!stored.cubin.empty()) {
+    make_current(api_, context_);
+    CUmodule module = nullptr;
+    const CUresult status = api_.cuModuleLoadData(&module, stored.cubin.data());
+    if (status == CUDA_SUCCESS) {
+      return std::make_shared<CuProgram>(module, stored.cubin, this, detail::ProgramOrigin::store);
+    }
+    rejected = "the driver refused the stored cubin (" + error_name(status) + ")";
+  }
+  const Nvrtc& rtc = require_nvrtc();
   std::string cubin = compile(rtc, std::string(source), all_options, std::string(label), false, nullptr);
   make_current(api_, context_);
   CUmodule module = nullptr;
@@ -48,6 +70,10 @@ std::shared_ptr<detail::Program> CuDevice::build(std::string_view source, std::s
   if (status != CUDA_SUCCESS) {
     throw Error(ErrorCode::device, "build", std::string(label),
                 "the driver rejected NVRTC's code for sm_" + std::to_string(arch_) + " (" + error_name(status) + ")");
+  }
+  if (stored.had_entry) {
+    return std::make_shared<CuProgram>(module, std::move(cubin), this, detail::ProgramOrigin::store_rejected,
+                                       std::move(rejected));
   }
   return std::make_shared<CuProgram>(module, std::move(cubin), this);
 }
