@@ -76,7 +76,10 @@ Event epsilon_filter(Queue& queue, const DeviceImage& src, DeviceImage& dst, con
   detail::BuildOptions build;
   build.define("WIN", options.window).define("BORDER", static_cast<long long>(options.border));
   const bool tiled = options.method != EpsilonMethod::plain;
-  const bool blocked = options.method == EpsilonMethod::blocked;
+  // automatic: blocked for the windows the H100 measured it on (3x3 to 9x9, 2026-11-25: equal to
+  // tiled at 3x3 1920x1080, 7-24% faster elsewhere; docs/PERFORMANCE.md), tiled for the rest.
+  const bool blocked = options.method == EpsilonMethod::blocked ||
+                       (options.method == EpsilonMethod::automatic && options.window >= 3 && options.window <= 9);
   const int rows = blocked ? EpsilonPolicy::blocked_rows(options.window) : 1;
   if (tiled) build.define("GX", policy.gx).define("GY", policy.gy).define("PX", policy.px);
   if (blocked) build.define("PY", rows);
