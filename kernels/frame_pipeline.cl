@@ -10,44 +10,31 @@
 #include "common/types.h"
 #include "common/border.h"
 
-/* [1 4 6 4 1] */
-INLINE int taps5(int a, int b, int c, int d, int e) { return c * 6 + (b + d) * 4 + a + e; }
-INLINE uchar down_round(int s) { return (uchar)((s + 128) >> 8); }
+/* u8 sources summed in int: pyramid_down_taps.h's taps5, source_at and down_sum as pyramid.cl's u8 builds. */
+#define SRC_T uchar
+#define WT int
+#define WPIX int
+#define TO_W(p) ((int)(p))
+#define LOAD_PIX(row, x) ((row)[x])
+#include "pyramid_down_taps.h"
 
-INLINE int grey_at(GLOBAL const uchar* src, int src_offset, int src_step, int x, int y, int width, int height) {
-  return src[src_offset + border_index(y, height, BORDER) * src_step + border_index(x, width, BORDER)];
-}
+INLINE uchar down_round(int s) { return (uchar)((s + 128) >> 8); }
 
 /* The five source values around (sx, sy) along x (border mapped), filtered; the values at sx and
  * sx + 1 are the grey pixels a work-item copies when the row and columns are its work-group's own. */
 INLINE int row_taps(GLOBAL const uchar* src, int src_offset, int src_step, int sx, int sy, int width, int height,
                     bool copy, GLOBAL uchar* grey, int grey_offset, int grey_step) {
-  const int a = grey_at(src, src_offset, src_step, sx - 2, sy, width, height);
-  const int b = grey_at(src, src_offset, src_step, sx - 1, sy, width, height);
-  const int c = grey_at(src, src_offset, src_step, sx, sy, width, height);
-  const int d = grey_at(src, src_offset, src_step, sx + 1, sy, width, height);
-  const int e = grey_at(src, src_offset, src_step, sx + 2, sy, width, height);
+  const int a = source_at(src, src_offset, src_step, sx - 2, sy, width, height);
+  const int b = source_at(src, src_offset, src_step, sx - 1, sy, width, height);
+  const int c = source_at(src, src_offset, src_step, sx, sy, width, height);
+  const int d = source_at(src, src_offset, src_step, sx + 1, sy, width, height);
+  const int e = source_at(src, src_offset, src_step, sx + 2, sy, width, height);
   if (copy && sy >= 0 && sy < height) {
     GLOBAL uchar* row = grey + grey_offset + sy * grey_step;
     if (sx >= 0 && sx < width) row[sx] = (uchar)c;
     if (sx + 1 >= 0 && sx + 1 < width) row[sx + 1] = (uchar)d;
   }
   return taps5(a, b, c, d, e);
-}
-
-/* One level-1 value at (x, y) straight from the source, before rounding. */
-INLINE int down_sum(GLOBAL const uchar* src, int src_offset, int src_step, int x, int y, int width, int height) {
-  int rows[5];
-  UNROLL
-  for (int j = 0; j < 5; ++j) {
-    const int sy = 2 * y - 2 + j;
-    rows[j] = taps5(grey_at(src, src_offset, src_step, 2 * x - 2, sy, width, height),
-                    grey_at(src, src_offset, src_step, 2 * x - 1, sy, width, height),
-                    grey_at(src, src_offset, src_step, 2 * x, sy, width, height),
-                    grey_at(src, src_offset, src_step, 2 * x + 1, sy, width, height),
-                    grey_at(src, src_offset, src_step, 2 * x + 2, sy, width, height));
-  }
-  return taps5(rows[0], rows[1], rows[2], rows[3], rows[4]);
 }
 
 /* ---- grey_down: grey and level 1; a tile of GX x 2GY level-1 outputs ------------------------
