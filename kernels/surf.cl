@@ -53,6 +53,79 @@ KERNEL void surf_hessian(CONST_IMAGE_PARAM(int, sum), GLOBAL const int* layers, 
   trace[at] = fx + fy;
 }
 
+/* surf_hessian's values, SURF_HESS_ROWS rows of one layer per work-item (global y: the row group),
+ * with the layer's box table read once for them all, and Dxx and Dyy from 8 reads each: their
+ * three boxes share edges (the table's corners are scaled from shared corners of the 9 x 9
+ * pattern, so they coincide; the host checks it), so with D(X) = S(X, Y2) - S(X, Y1) the pattern
+ * B0 - 2 B1 + B2 = (D(X1) - D(X0)) - 2 (D(X2) - D(X1)) + (D(X3) - D(X2)) = (D(X3) - D(X0)) + 3 (D(X1) - D(X2)).
+ * The same integer as surf_hessian's 12 reads (integer arithmetic is exact), times the same float
+ * weight: det and trace are bit-identical. */
+KERNEL void surf_hessian_rows(CONST_IMAGE_PARAM(int, sum), GLOBAL const int* layers, GLOBAL const float* weights, int first,
+                              GLOBAL float* det, GLOBAL float* trace) {
+  const int l = first + GLOBAL_ID(2);
+  GLOBAL const int* t = layers + l * SURF_LAYER_INTS;
+  const int rows = t[SURF_L_ROWS];
+  const int cols = t[SURF_L_COLS];
+  const int j = GLOBAL_ID(0);
+  const int i0 = GLOBAL_ID(1) * SURF_HESS_ROWS;
+  if (i0 >= rows || j >= cols) return;
+  const int offset = t[SURF_L_OFFSET];
+  const int margin = t[SURF_L_FILL_MARGIN];
+  const int fill_rows = t[SURF_L_FILL_ROWS];
+  const int step = t[SURF_L_STEP];
+  const int fj = j - margin;
+  const int column_filled = fj >= 0 && fj < t[SURF_L_FILL_COLS];
+  /* Dxx: columns X0 < X1 < X2 < X3 of the three boxes, rows Y1, Y2; Dyy: rows Y0 < ... < Y3, columns X1, X2. */
+  const int xx0 = t[SURF_L_DXX + 0], xx1 = t[SURF_L_DXX + 2], xx2 = t[SURF_L_DXX + 6], xx3 = t[SURF_L_DXX + 10];
+  const int xy1 = t[SURF_L_DXX + 1], xy2 = t[SURF_L_DXX + 3];
+  const int yy0 = t[SURF_L_DYY + 1], yy1 = t[SURF_L_DYY + 3], yy2 = t[SURF_L_DYY + 7], yy3 = t[SURF_L_DYY + 11];
+  const int yx1 = t[SURF_L_DYY + 0], yx2 = t[SURF_L_DYY + 2];
+  int b[16];
+  for (int k = 0; k < 16; ++k) b[k] = t[SURF_L_DXY + k];
+  GLOBAL const float* w = weights + l * SURF_LAYER_FLOATS;
+  const float wxx = w[0];
+  const float wyy = w[1];
+  const float wxy = w[2];
+  for (int r = 0; r < SURF_HESS_ROWS; ++r) {
+    const int i = i0 + r;
+    if (i >= rows) break;
+    const int at = offset + i * cols + j;
+    const int fi = i - margin;
+    if (!column_filled || fi < 0 || fi >= fill_rows) {
+      det[at] = 0.0f;
+      trace[at] = 0.0f;
+      continue;
+    }
+    const int x = fj * step;
+    const int y = fi * step;
+    GLOBAL const int* top = sum + sum_offset + (y + xy1) * sum_step + x;
+    GLOBAL const int* bottom = sum + sum_offset + (y + xy2) * sum_step + x;
+    const int d0 = bottom[xx0] - top[xx0];
+    const int d1 = bottom[xx1] - top[xx1];
+    const int d2 = bottom[xx2] - top[xx2];
+    const int d3 = bottom[xx3] - top[xx3];
+    const int nxx = (d3 - d0) + 3 * (d1 - d2);
+    GLOBAL const int* base = sum + sum_offset + y * sum_step + x;
+    const int e0 = base[yy0 * sum_step + yx2] - base[yy0 * sum_step + yx1];
+    const int e1 = base[yy1 * sum_step + yx2] - base[yy1 * sum_step + yx1];
+    const int e2 = base[yy2 * sum_step + yx2] - base[yy2 * sum_step + yx1];
+    const int e3 = base[yy3 * sum_step + yx2] - base[yy3 * sum_step + yx1];
+    const int nyy = (e3 - e0) + 3 * (e1 - e2);
+    int nxy = 0;
+    for (int k = 0; k < 4; ++k) {
+      const int v = base[b[4 * k + 1] * sum_step + b[4 * k]] + base[b[4 * k + 3] * sum_step + b[4 * k + 2]] -
+                    base[b[4 * k + 3] * sum_step + b[4 * k]] - base[b[4 * k + 1] * sum_step + b[4 * k + 2]];
+      nxy += (k == 0 || k == 3) ? v : -v;
+    }
+    const float fx = (float)nxx * wxx;
+    const float fy = (float)nyy * wyy;
+    const float fxy = (float)nxy * wxy;
+    const float prod = 0.81f * fxy;
+    det[at] = fx * fy - prod * fxy;
+    trace[at] = fx + fy;
+  }
+}
+
 /* The maxima of the middle layers mid0 .. mid0 + (global z) of one octave above the threshold and
  * above their 26 neighbours, interpolated; each survivor is appended to `keypoints` (SURF_KP_FIELDS
  * floats) at a slot drawn from `count`; slots past `capacity` are counted, not written. */
@@ -256,6 +329,60 @@ INLINE float area_weight(int index, float f1, float f2, float scale, float full)
   return part == 1.0f ? full : SURF_DIV(part, scale);
 }
 
+/* The descriptor's last steps, shared by both descriptor kernels (barrier-free pieces: the
+ * kernels put the barriers between them). From the 21 x 21 patch: differences weighted by the
+ * patch Gaussian (work-items in turn); the 4 x 4 cells' sums (work-items 0..15, a cell each); the
+ * scale to unit length (one work-item: float squares summed in double in order, as the reference). */
+INLINE void patch_differences(LOCAL const float* patch, LOCAL float* dxs, LOCAL float* dys, GLOBAL const float* table, int lid) {
+  for (int q = lid; q < SURF_PATCH * SURF_PATCH; q += SURF_DESC_GROUP) {
+    const int i = q / SURF_PATCH;
+    const int j = q - i * SURF_PATCH;
+    const float dw = table[SURF_TABLE_DESC + q];
+    const float p00 = patch[i * SURF_PATCH1 + j];
+    const float p01 = patch[i * SURF_PATCH1 + j + 1];
+    const float p10 = patch[(i + 1) * SURF_PATCH1 + j];
+    const float p11 = patch[(i + 1) * SURF_PATCH1 + j + 1];
+    dxs[q] = (p01 - p00 + p11 - p10) * dw;
+    dys[q] = (p10 - p00 + p11 - p01) * dw;
+  }
+}
+
+INLINE void cell_sums(LOCAL const float* dxs, LOCAL const float* dys, LOCAL float* cells, int extended, int lid) {
+  const int per_cell = extended ? 8 : 4;
+  if (lid < SURF_CELLS * SURF_CELLS) {
+    const int ci = lid / SURF_CELLS;
+    const int cj = lid - ci * SURF_CELLS;
+    float v[8];
+    for (int e = 0; e < 8; ++e) v[e] = 0.0f;
+    for (int y = ci * SURF_CELL; y < ci * SURF_CELL + SURF_CELL; ++y) {
+      for (int x = cj * SURF_CELL; x < cj * SURF_CELL + SURF_CELL; ++x) {
+        const float tx = dxs[y * SURF_PATCH + x];
+        const float ty = dys[y * SURF_PATCH + x];
+        if (extended) {
+          const int bx = ty >= 0.0f ? 0 : 2;
+          const int by = tx >= 0.0f ? 4 : 6;
+          v[bx] += tx;
+          v[bx + 1] += fabs(tx);
+          v[by] += ty;
+          v[by + 1] += fabs(ty);
+        } else {
+          v[0] += tx;
+          v[1] += ty;
+          v[2] += fabs(tx);
+          v[3] += fabs(ty);
+        }
+      }
+    }
+    for (int e = 0; e < per_cell; ++e) cells[lid * per_cell + e] = v[e];
+  }
+}
+
+INLINE float unit_scale(LOCAL const float* cells, int dim) {
+  double square = 0.0;
+  for (int e = 0; e < dim; ++e) square += (double)(cells[e] * cells[e]);
+  return (float)(1.0 / (sqrt(square) + (double)1.1920929e-07f));
+}
+
 /* The descriptor of one keypoint (DIM 64 or 128 floats at desc + kp * DIM): the window
  * area-resampled to 21 x 21, differences weighted by the patch Gaussian, 4 x 4 cells, unit length.
  * Keypoints with keep 0 are skipped (the host drops their rows), as are work-groups past the list.
@@ -312,53 +439,170 @@ KERNEL REQD_GROUP_SIZE(SURF_DESC_GROUP, 1, 1) void surf_descriptor(CONST_IMAGE_P
     patch[p] = (float)clamp(surf_round(acc), 0, 255);
   }
   BARRIER_LOCAL();
-  for (int q = lid; q < SURF_PATCH * SURF_PATCH; q += SURF_DESC_GROUP) {
-    const int i = q / SURF_PATCH;
-    const int j = q - i * SURF_PATCH;
-    const float dw = table[SURF_TABLE_DESC + q];
-    const float p00 = patch[i * SURF_PATCH1 + j];
-    const float p01 = patch[i * SURF_PATCH1 + j + 1];
-    const float p10 = patch[(i + 1) * SURF_PATCH1 + j];
-    const float p11 = patch[(i + 1) * SURF_PATCH1 + j + 1];
-    dxs[q] = (p01 - p00 + p11 - p10) * dw;
-    dys[q] = (p10 - p00 + p11 - p01) * dw;
-  }
+  patch_differences(patch, dxs, dys, table, lid);
   BARRIER_LOCAL();
-  const int per_cell = extended ? 8 : 4;
-  if (lid < SURF_CELLS * SURF_CELLS) {
-    const int ci = lid / SURF_CELLS;
-    const int cj = lid - ci * SURF_CELLS;
-    float v[8];
-    for (int e = 0; e < 8; ++e) v[e] = 0.0f;
-    for (int y = ci * SURF_CELL; y < ci * SURF_CELL + SURF_CELL; ++y) {
-      for (int x = cj * SURF_CELL; x < cj * SURF_CELL + SURF_CELL; ++x) {
-        const float tx = dxs[y * SURF_PATCH + x];
-        const float ty = dys[y * SURF_PATCH + x];
-        if (extended) {
-          const int bx = ty >= 0.0f ? 0 : 2;
-          const int by = tx >= 0.0f ? 4 : 6;
-          v[bx] += tx;
-          v[bx + 1] += fabs(tx);
-          v[by] += ty;
-          v[by + 1] += fabs(ty);
-        } else {
-          v[0] += tx;
-          v[1] += ty;
-          v[2] += fabs(tx);
-          v[3] += fabs(ty);
+  cell_sums(dxs, dys, cells, extended, lid);
+  BARRIER_LOCAL();
+  const int dim = SURF_CELLS * SURF_CELLS * (extended ? 8 : 4);
+  if (lid == 0) norm_scale[0] = unit_scale(cells, dim);
+  BARRIER_LOCAL();
+  for (int e = lid; e < dim; e += SURF_DESC_GROUP) desc[kp * dim + e] = cells[e] * norm_scale[0];
+}
+
+/* window_sample's value as u8, with floor and rint (the same values as surf_floor and surf_round
+ * in this range, in one instruction each on most devices). */
+INLINE uchar strip_sample(CONST_IMAGE_PARAM(uchar, img), int width, int height, float cx, float cy, float off, float sin_dir,
+                          float cos_dir, int upright, int ux, int uy, int i, int j) {
+  if (upright) {
+    const int x = clamp(ux + i, 0, width - 1);
+    const int y = clamp(uy - j, 0, height - 1);
+    return IMAGE_AT(img, x, y);
+  }
+  const float v = off + (float)i;
+  const float u = off + (float)j;
+  const float px = cx + u * cos_dir + v * sin_dir;
+  const float py = cy - u * sin_dir + v * cos_dir;
+  const int ix = (int)floor(px);
+  const int iy = (int)floor(py);
+  if (ix >= 0 && ix < width - 1 && iy >= 0 && iy < height - 1) {
+    const float a = px - (float)ix;
+    const float b = py - (float)iy;
+    const float p00 = (float)IMAGE_AT(img, ix, iy);
+    const float p01 = (float)IMAGE_AT(img, ix + 1, iy);
+    const float p10 = (float)IMAGE_AT(img, ix, iy + 1);
+    const float p11 = (float)IMAGE_AT(img, ix + 1, iy + 1);
+    const float t = p00 * (1.0f - a) * (1.0f - b) + p01 * a * (1.0f - b) + p10 * (1.0f - a) * b + p11 * a * b;
+    return (uchar)clamp((int)rint(t), 0, 255);
+  }
+  const int x = clamp((int)rint(px), 0, width - 1);
+  const int y = clamp((int)rint(py), 0, height - 1);
+  return IMAGE_AT(img, x, y);
+}
+
+/* surf_descriptor's result (bit for bit: every sum in the reference's order) with the window
+ * sampled by the whole group in strips instead of per patch pixel. Per pass, the group stages a
+ * strip of window samples (u8) in local memory, each sample computed once, a warp on a block of
+ * 8 columns x 4 rows (neighbouring image pixels, so its loads share cache lines: the per-pixel kernel
+ * had each lane s pixels from the next); then the horizontal sums of the strip's rows over each
+ * patch column's span (racc of the reference: the same for every patch row using that window row);
+ * then each patch pixel's work-item adds its span's rows of the strip to its own sum (acc), in
+ * increasing row order across the passes. Passes run over window rows; a window wider than the
+ * strip (only where the parameters allow filters beyond about 5,800 pixels) is done in runs of patch
+ * columns. Keypoints with keep 0 and groups past the list are skipped; groups take the list from
+ * its end, as surf_descriptor. */
+KERNEL REQD_GROUP_SIZE(SURF_DESC_GROUP, 1, 1) void surf_descriptor_strips(CONST_IMAGE_PARAM(uchar, img), int width, int height,
+                                                                         GLOBAL const float* keypoints, GLOBAL const int* keep,
+                                                                         GLOBAL const float* table, int upright, int extended,
+                                                                         GLOBAL const uint* count, int capacity, GLOBAL float* desc) {
+  LOCAL_MEM uchar strip[SURF_STRIP_BYTES];
+  LOCAL_MEM float row_sums[SURF_STRIP_ROWS * SURF_PATCH1];
+  LOCAL_MEM int col_first[SURF_PATCH1];
+  LOCAL_MEM int col_count[SURF_PATCH1];
+  LOCAL_MEM float col_w_first[SURF_PATCH1];
+  LOCAL_MEM float col_w_last[SURF_PATCH1];
+  LOCAL_MEM float patch[SURF_PATCH1 * SURF_PATCH1];
+  LOCAL_MEM float dxs[SURF_PATCH * SURF_PATCH];
+  LOCAL_MEM float dys[SURF_PATCH * SURF_PATCH];
+  LOCAL_MEM float cells[SURF_CELLS * SURF_CELLS * 8];
+  LOCAL_MEM float norm_scale[1];
+  const int listed = (int)min(count[0], (uint)capacity);
+  const int kp = listed - 1 - (int)GROUP_ID(0);
+  const int lid = LOCAL_ID(0);
+  if (kp < 0 || !keep[kp]) return;
+  GLOBAL const float* k = keypoints + kp * SURF_KP_FIELDS;
+  const float cx = k[SURF_KP_X];
+  const float cy = k[SURF_KP_Y];
+  const float s = SURF_DIV(k[SURF_KP_SIZE] * 1.2f, 9.0f);
+  const int win = (int)((float)SURF_PATCH1 * s);
+  const float off = SURF_DIV(-(float)(win - 1), 2.0f);
+  float sin_a = 0.0f;
+  float cos_a = 1.0f;
+  surf_sincos_deg(k[SURF_KP_ANGLE], &sin_a, &cos_a);
+  const float sin_dir = -sin_a;
+  const float cos_dir = cos_a;
+  const int ux = surf_round(cx + off);
+  const int uy = surf_round(cy - off);
+  const float scale = SURF_DIV((float)win, (float)SURF_PATCH1);
+  const float full = SURF_DIV(1.0f, scale);
+  if (lid < SURF_PATCH1) {
+    int first, n;
+    float x1, x2, unused;
+    area_span(lid, win, &first, &n, &x1, &x2, &unused);
+    col_first[lid] = first;
+    col_count[lid] = n;
+    col_w_first[lid] = area_weight(first, x1, x2, scale, full);
+    col_w_last[lid] = area_weight(first + n - 1, x1, x2, scale, full);
+  }
+  /* This work-item's patch pixel (work-items 441..447 have none) and its span of window rows. */
+  const int own = lid < SURF_PATCH1 * SURF_PATCH1;
+  const int py = lid / SURF_PATCH1;
+  const int px = lid - py * SURF_PATCH1;
+  int fy = 0, ny = 0;
+  float y1 = 0.0f, y2 = 0.0f, unused_scale;
+  if (own) area_span(py, win, &fy, &ny, &y1, &y2, &unused_scale);
+  float acc = 0.0f;
+  const int warp = lid >> 5;
+  const int lane = lid & 31;
+  BARRIER_LOCAL();
+  for (int q0 = 0; q0 < SURF_PATCH1;) {
+    /* The longest run of patch columns from q0 whose window columns fit the strip (all 21 unless
+     * the window is wider than SURF_STRIP_BYTES). */
+    const int c0 = col_first[q0];
+    int q1 = q0 + 1;
+    while (q1 < SURF_PATCH1 && col_first[q1] + col_count[q1] - c0 <= SURF_STRIP_BYTES) ++q1;
+    const int cw = col_first[q1 - 1] + col_count[q1 - 1] - c0;
+    const int nq = q1 - q0;
+    const int strip_rows = min(SURF_STRIP_BYTES / cw, SURF_STRIP_ROWS);
+    const int tiles_x = (cw + 7) >> 3;
+    /* Horizontal sums: work-item (hr, hq) does patch column q0 + hq for rows hr, hr + hstride, ... */
+    const int hstride = SURF_DESC_GROUP / nq;
+    const int hr = lid / nq;
+    const int hq = lid - hr * nq;
+    const int h_first = col_first[q0 + hq] - c0;
+    const int h_count = col_count[q0 + hq];
+    const float h_w_first = col_w_first[q0 + hq];
+    const float h_w_last = col_w_last[q0 + hq];
+    for (int r0 = 0; r0 < win; r0 += strip_rows) {
+      const int rows = min(strip_rows, win - r0);
+      const int tiles = tiles_x * ((rows + 3) >> 2);
+      for (int tile = warp; tile < tiles; tile += SURF_DESC_GROUP / 32) {
+        const int ty = tile / tiles_x;
+        const int r = (ty << 2) + (lane >> 3);
+        const int c = ((tile - ty * tiles_x) << 3) + (lane & 7);
+        if (r < rows && c < cw) {
+          strip[r * cw + c] =
+              strip_sample(img, img_offset, img_step, width, height, cx, cy, off, sin_dir, cos_dir, upright, ux, uy, r0 + r, c0 + c);
         }
       }
+      BARRIER_LOCAL();
+      if (hr < hstride) {
+        for (int r = hr; r < rows; r += hstride) {
+          LOCAL const uchar* row = strip + r * cw + h_first;
+          float racc = 0.0f;
+          for (int b = 0; b < h_count; ++b) racc += (b == 0 ? h_w_first : (b == h_count - 1 ? h_w_last : full)) * (float)row[b];
+          row_sums[r * nq + hq] = racc;
+        }
+      }
+      BARRIER_LOCAL();
+      if (own && px >= q0 && px < q1) {
+        const int a_end = min(ny, r0 + rows - fy);
+        for (int a = max(0, r0 - fy); a < a_end; ++a) {
+          acc += area_weight(fy + a, y1, y2, scale, full) * row_sums[(fy + a - r0) * nq + (px - q0)];
+        }
+      }
+      /* The next pass's staging may overwrite the strip (its row sums are done: the barrier above),
+       * and its row sums wait for the barrier after that staging, by which these additions are done. */
     }
-    for (int e = 0; e < per_cell; ++e) cells[lid * per_cell + e] = v[e];
+    q0 = q1;
   }
+  if (own) patch[lid] = (float)clamp(surf_round(acc), 0, 255);
   BARRIER_LOCAL();
-  const int dim = SURF_CELLS * SURF_CELLS * per_cell;
-  if (lid == 0) {
-    /* As the reference: float squares summed in double, the scale in double. */
-    double square = 0.0;
-    for (int e = 0; e < dim; ++e) square += (double)(cells[e] * cells[e]);
-    norm_scale[0] = (float)(1.0 / (sqrt(square) + (double)1.1920929e-07f));
-  }
+  patch_differences(patch, dxs, dys, table, lid);
+  BARRIER_LOCAL();
+  cell_sums(dxs, dys, cells, extended, lid);
+  BARRIER_LOCAL();
+  const int dim = SURF_CELLS * SURF_CELLS * (extended ? 8 : 4);
+  if (lid == 0) norm_scale[0] = unit_scale(cells, dim);
   BARRIER_LOCAL();
   for (int e = lid; e < dim; e += SURF_DESC_GROUP) desc[kp * dim + e] = cells[e] * norm_scale[0];
 }

@@ -69,6 +69,16 @@
  * 2.9 ms of a 1080p image in ncu). */
 #define SURF_ORI_GROUP 128
 #define SURF_DESC_GROUP 448
+/* The strip descriptor (surf_descriptor_strips): window samples are staged in local memory as u8,
+ * SURF_STRIP_BYTES of them per pass (rows of the window, or of a run of patch columns' window
+ * columns when a row is wider), and the horizontal sums of up to SURF_STRIP_ROWS window rows per
+ * pass. The largest window the parameters allow (filter (9 + 6 * 9) << 7 = 8064, interpolated up to
+ * 8832: s = 1177.6, a patch column spans at most 1179 window columns) fits one column's span. */
+#define SURF_STRIP_BYTES 16384
+#define SURF_STRIP_ROWS 128
+/* The row Hessian (surf_hessian_rows): one work-item computes this many rows of one layer, so that
+ * the layer's box table is read once for all of them. */
+#define SURF_HESS_ROWS 4
 
 /* atan(t) for 0 <= t <= 1 in radians: Abramowitz and Stegun 4.4.49 (error below 2e-8), in Horner
  * form, operations in a fixed order. */

@@ -110,11 +110,20 @@ void check_surf_params(const SurfParams& params);
 // false leaves `descriptors` empty but still assigns the angles.
 SurfFeatures surf_reference(const HostImage& image, const SurfParams& params = {}, bool with_descriptors = true);
 
+// The device form's kernels; every method gives the same result bit for bit (docs/features.md,
+// "SURF", Device). automatic: strips. strips: each work-item computes 4 rows of a layer's Hessian
+// (Dxx and Dyy from 8 integral reads each), and a keypoint's group samples its descriptor window
+// in strips through local memory. per_pixel: the first kernels (a work-item per response, 40
+// reads; a work-item per patch pixel resampling its own span of the window). hessian_rows: the
+// strips method's Hessian with the per-pixel descriptor (to time the two changes apart).
+enum class SurfMethod { automatic, strips, per_pixel, hessian_rows };
+
 // The device form: the integral image, Hessian responses, maxima and their interpolation,
 // orientation and descriptors on `queue`, with no read-back in between; then the keypoints are
 // read back and put in OpenCV's order on the host. image: one-channel u8. device_event (if given)
 // spans the device's work from the integral image to the last descriptor.
-SurfFeatures surf(Queue& queue, const DeviceImage& image, const SurfParams& params = {}, Event* device_event = nullptr);
+SurfFeatures surf(Queue& queue, const DeviceImage& image, const SurfParams& params = {}, Event* device_event = nullptr,
+                  SurfMethod method = SurfMethod::automatic);
 // Uploads a host image first.
 SurfFeatures surf(Queue& queue, const HostImage& image, const SurfParams& params = {});
 #endif  // PLINTH_HAS_SURF

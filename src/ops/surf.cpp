@@ -16,6 +16,13 @@ namespace {
 
 constexpr const char* kOp = "surf";
 
+// surf_descriptor_strips needs one patch column's span of window columns (about s + 2 of them) to
+// fit its strip: the largest filter the parameters allow, interpolated up by at most one layer's
+// growth, gives s = 1.2 size / 9.
+constexpr int kLargestFilter = (SURF_SIZE0 + SURF_SIZE_INC * (surf_max_octave_layers + 1)) << (surf_max_octaves - 1);
+constexpr int kLargestSize = kLargestFilter + (SURF_SIZE_INC << (surf_max_octaves - 1));
+static_assert(kLargestSize * 12 / 90 + 3 <= SURF_STRIP_BYTES, "a patch column's span must fit the strip");
+
 std::shared_ptr<detail::Program> surf_program(Queue& queue) {
   return detail::get_program(queue, "surf.cl", detail::BuildOptions{});
 }
@@ -27,9 +34,25 @@ struct Tables {
   std::int64_t stack = 0;
 };
 
+// surf_hessian_rows reads Dxx and Dyy as three boxes sharing edges (columns, resp. rows, X0 < X1 <
+// X2 < X3 over one band); true of the scaled patterns, since shared corners of the 9 x 9 pattern
+// scale to one value. Checked, as the kernel relies on it.
+bool boxes_share_edges(const std::array<detail::SurfBox, 3>& b, bool along_x) {
+  for (int k = 0; k < 2; ++k) {
+    const detail::SurfBox& p = b[static_cast<std::size_t>(k)];
+    const detail::SurfBox& q = b[static_cast<std::size_t>(k + 1)];
+    const bool ok = along_x ? (p.x2 == q.x1 && p.y1 == q.y1 && p.y2 == q.y2) : (p.y2 == q.y1 && p.x1 == q.x1 && p.x2 == q.x2);
+    if (!ok) return false;
+  }
+  return true;
+}
+
 Tables make_tables(const std::vector<detail::SurfLayer>& layers) {
   Tables t;
   for (const auto& l : layers) {
+    if (!boxes_share_edges(l.dxx, true) || !boxes_share_edges(l.dyy, false)) {
+      throw Error(ErrorCode::internal, kOp, "layers", "Dxx or Dyy boxes do not share edges");
+    }
     int row[SURF_LAYER_INTS] = {};
     row[SURF_L_OFFSET] = static_cast<int>(t.stack);
     row[SURF_L_ROWS] = l.rows;
@@ -71,7 +94,7 @@ const detail::Buffer& upload_values(Queue& queue, const char* name, const std::v
 
 }  // namespace
 
-SurfFeatures surf(Queue& queue, const DeviceImage& image, const SurfParams& params, Event* device_event) {
+SurfFeatures surf(Queue& queue, const DeviceImage& image, const SurfParams& params, Event* device_event, SurfMethod method) {
   check_surf_params(params);
   if (image.empty()) throw Error(ErrorCode::invalid_argument, kOp, "image", "is empty");
   detail::check_device(queue, image, kOp, "image");
@@ -87,6 +110,8 @@ SurfFeatures surf(Queue& queue, const DeviceImage& image, const SurfParams& para
                     "x" + std::to_string(min_size) + ")");
   }
   const auto program = surf_program(queue);
+  const bool rows_hessian = method != SurfMethod::per_pixel;
+  const bool strip_descriptor = method == SurfMethod::automatic || method == SurfMethod::strips;
 
   // Tables first, so that their uploads lie outside the timed span.
   const std::vector<detail::SurfLayer> layers = detail::surf_layers(w, h, params);
@@ -127,9 +152,11 @@ SurfFeatures surf(Queue& queue, const DeviceImage& image, const SurfParams& para
     for (int o = 0; o < params.n_octaves; ++o) {
       const detail::SurfLayer& l = layers[static_cast<std::size_t>(o * per_octave)];
       if (l.rows == 0 || l.cols == 0) continue;
-      const detail::NDRange grid = detail::range(detail::round_up(static_cast<std::size_t>(l.cols), 32),
-                                         detail::round_up(static_cast<std::size_t>(l.rows), 8), static_cast<std::size_t>(per_octave));
-      detail::Launch hessian(queue, program, "surf_hessian");
+      const std::size_t row_groups = rows_hessian ? (static_cast<std::size_t>(l.rows) + SURF_HESS_ROWS - 1) / SURF_HESS_ROWS
+                                                  : static_cast<std::size_t>(l.rows);
+      const detail::NDRange grid = detail::range(detail::round_up(static_cast<std::size_t>(l.cols), 32), detail::round_up(row_groups, 8),
+                                                 static_cast<std::size_t>(per_octave));
+      detail::Launch hessian(queue, program, rows_hessian ? "surf_hessian_rows" : "surf_hessian");
       hessian.image(sum).buffer(layer_ints).buffer(layer_floats).arg(o * per_octave);
       hessian.buffer(det).buffer(trace);
       hessian.run(grid, detail::range(32, 8, 1));
@@ -150,7 +177,7 @@ SurfFeatures surf(Queue& queue, const DeviceImage& image, const SurfParams& para
     orient.image(sum).arg(w + 1).arg(h + 1).buffer(*list).buffer(offset_table).buffer(weight_table);
     orient.arg(params.upright ? 1 : 0).buffer(count).arg(static_cast<int>(capacity)).buffer(*keep);
     orient.run(detail::range(static_cast<std::size_t>(capacity) * SURF_ORI_GROUP), detail::range(SURF_ORI_GROUP));
-    detail::Launch describe(queue, program, "surf_descriptor");
+    detail::Launch describe(queue, program, strip_descriptor ? "surf_descriptor_strips" : "surf_descriptor");
     describe.image(image).arg(w).arg(h).buffer(*list).buffer(*keep).buffer(weight_table);
     describe.arg(params.upright ? 1 : 0).arg(params.extended ? 1 : 0).buffer(count).arg(static_cast<int>(capacity));
     describe.buffer(*desc);
