@@ -297,4 +297,134 @@ KERNEL REQD_GROUP_SIZE(TX * ROW_THREADS, 1, 1) void bow_fused(int n, int k, CONS
     RECORD(row0 + lid, label);
   }
 }
+/* ---- fused_pipelined: bow_fused's blocks and arithmetic (each score the same fma chain over the
+ * dimensions in increasing order, so the same labels bit for bit), with the centroid slices double
+ * buffered: slices of PIPE_SLICE dimensions, the next one loaded from global memory into registers
+ * (one float4 per work-item) before the current one is multiplied, stored to the other buffer
+ * after, and one barrier per slice instead of two, so the loads' latency hides behind the
+ * multiply-adds instead of stalling the group. */
+#define PIPE_SLICE 8
+#define PIPE_SLICES (DIM / PIPE_SLICE)
+/* float4s of a slice per work-item (1 with 256 work-items, 2 with 128) */
+#define PIPE_LOADS ((TN * PIPE_SLICE / 4) / (TX * ROW_THREADS))
+
+/* float4 e of slice s (chunk s / PIPE_SLICES, dimensions from (s % PIPE_SLICES) * PIPE_SLICE). */
+INLINE float4 pipe_load(int s, int e, int k, GLOBAL const float* centroids) {
+  const int c = e / (PIPE_SLICE / 4), q = e % (PIPE_SLICE / 4);
+  const int g = (s / PIPE_SLICES) * TN + c;
+  const int d0 = (s % PIPE_SLICES) * PIPE_SLICE;
+  return g < k ? vload4(0, centroids + g * DIM + d0 + 4 * q) : SPLAT(float4, 0.0f);
+}
+
+INLINE void pipe_store(float4 v, int e, LOCAL float* slice) {
+  const int c = e / (PIPE_SLICE / 4), q = e % (PIPE_SLICE / 4);
+  slice[(4 * q + 0) * CS + c] = v.x;
+  slice[(4 * q + 1) * CS + c] = v.y;
+  slice[(4 * q + 2) * CS + c] = v.z;
+  slice[(4 * q + 3) * CS + c] = v.w;
+}
+
+KERNEL REQD_GROUP_SIZE(TX * ROW_THREADS, 1, 1) void bow_fused_pipelined(int n, int k, CONST_ARRAY_PARAM(float, desc),
+                                                                         CONST_ARRAY_PARAM(float, centroids),
+                                                                         CONST_ARRAY_PARAM(float, norms),
+                                                                         CONST_ARRAY_PARAM(int, starts), int images,
+                                                                         ARRAY_PARAM(int, counts), ARRAY_PARAM(int, labels),
+                                                                         int want_labels) {
+  LOCAL_MEM float4 rows4[DIM * RS / 4];
+  LOCAL_MEM float4 slices4[2 * PIPE_SLICE * CS / 4];
+  LOCAL float* rows = (LOCAL float*)rows4;
+  LOCAL float* slices = (LOCAL float*)slices4;
+  const int lid = LOCAL_ID(0);
+  const int tx = lid % TX, ty = lid / TX;
+  const int row0 = GROUP_ID(0) * TM;
+  const int threads = TX * ROW_THREADS;
+  GLOBAL const float* cents = centroids + centroids_offset;
+
+  for (int e = lid; e < TM * (DIM / 4); e += threads) {
+    const int r = e / (DIM / 4), q = e % (DIM / 4);
+    const int g = row0 + r;
+    const float4 v = g < n ? vload4(0, desc + desc_offset + g * DIM + 4 * q) : SPLAT(float4, 0.0f);
+    rows[(4 * q + 0) * RS + r] = v.x;
+    rows[(4 * q + 1) * RS + r] = v.y;
+    rows[(4 * q + 2) * RS + r] = v.z;
+    rows[(4 * q + 3) * RS + r] = v.w;
+  }
+  /* A slice is TN x PIPE_SLICE floats: PIPE_LOADS float4s per work-item. */
+  UNROLL for (int t = 0; t < PIPE_LOADS; ++t) pipe_store(pipe_load(0, lid + t * threads, k, cents), lid + t * threads, slices);
+  BARRIER_LOCAL();
+
+  float best[MT];
+  int best_index[MT];
+  UNROLL for (int m = 0; m < MT; ++m) {
+    best[m] = INFINITY;
+    best_index[m] = -1;
+  }
+  const int chunks = (k + TN - 1) / TN;
+  const int total = chunks * PIPE_SLICES;
+  int s = 0;
+  for (int c0 = 0; c0 < k; c0 += TN) {
+    float acc[MT][NT];
+    UNROLL for (int m = 0; m < MT; ++m) {
+      UNROLL for (int j = 0; j < NT; ++j) acc[m][j] = 0.0f;
+    }
+    for (int d0 = 0; d0 < DIM; d0 += PIPE_SLICE, ++s) {
+      const int more = s + 1 < total;
+      float4 next[PIPE_LOADS];
+      UNROLL for (int t = 0; t < PIPE_LOADS; ++t) next[t] = more ? pipe_load(s + 1, lid + t * threads, k, cents) : SPLAT(float4, 0.0f);
+      LOCAL const float4* slice4 = slices4 + (s & 1) * (PIPE_SLICE * CS / 4);
+      UNROLL for (int dd = 0; dd < PIPE_SLICE; ++dd) {
+        const float4 a0 = rows4[((d0 + dd) * RS + ty * MT) / 4];
+        const float4 a1 = rows4[((d0 + dd) * RS + ty * MT) / 4 + 1];
+        const float4 b0 = slice4[(dd * CS + tx * NT) / 4];
+        const float4 b1 = slice4[(dd * CS + tx * NT) / 4 + 1];
+        const float a[MT] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
+        const float b[NT] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
+        UNROLL for (int m = 0; m < MT; ++m) {
+          UNROLL for (int j = 0; j < NT; ++j) acc[m][j] = fma(a[m], b[j], acc[m][j]);
+        }
+      }
+      /* The other buffer was last read in the previous slice, before the barrier that ended it. */
+      if (more) {
+        UNROLL for (int t = 0; t < PIPE_LOADS; ++t) pipe_store(next[t], lid + t * threads, slices + ((s + 1) & 1) * (PIPE_SLICE * CS));
+      }
+      BARRIER_LOCAL();
+    }
+    UNROLL for (int j = 0; j < NT; ++j) {
+      const int c = c0 + tx * NT + j;
+      if (c < k) {
+        const float norm = ARRAY_AT(norms, c);
+        UNROLL for (int m = 0; m < MT; ++m) {
+          const float score = norm - 2.0f * acc[m][j];
+          if (score < best[m]) {
+            best[m] = score;
+            best_index[m] = c;
+          }
+        }
+      }
+    }
+  }
+
+  /* As bow_fused: the 16 candidates of each descriptor through local memory (the rows are no
+   * longer read: the last slice's barrier has passed). */
+  LOCAL float* cand = rows;
+  LOCAL int* cand_index = (LOCAL int*)(rows + TM * TX);
+  UNROLL for (int m = 0; m < MT; ++m) {
+    cand[(ty * MT + m) * TX + tx] = best[m];
+    cand_index[(ty * MT + m) * TX + tx] = best_index[m];
+  }
+  BARRIER_LOCAL();
+  if (lid < TM && row0 + lid < n) {
+    float v = INFINITY;
+    int label = -1;
+    for (int t = 0; t < TX; ++t) {
+      const float cv = cand[lid * TX + t];
+      const int ci = cand_index[lid * TX + t];
+      if (ci >= 0 && (cv < v || (cv == v && ci < label))) {
+        v = cv;
+        label = ci;
+      }
+    }
+    RECORD(row0 + lid, label);
+  }
+}
 #endif

@@ -67,7 +67,7 @@ int reference_label(const Data& d, int i) {
 
 bool applies(BowMethod m, const Data& d) {
   if (m == BowMethod::constant) return static_cast<std::size_t>(d.k()) * d.dim * 4 <= 65536;
-  if (m == BowMethod::fused) return d.dim % 16 == 0 && d.dim >= 32 && d.dim <= 128;
+  if (m == BowMethod::fused || m == BowMethod::fused_pipelined) return d.dim % 16 == 0 && d.dim >= 32 && d.dim <= 128;
   return true;
 }
 
@@ -193,7 +193,7 @@ TEST(BowAssign, NaNDescriptorsAreLabelledMinusOneOnTheDeviceAndRefusedOnTheHost)
   Data d = random_data(100, 10, 64, {0, 100}, 17);
   d.desc[5 * 64 + 3] = std::numeric_limits<float>::quiet_NaN();
   EXPECT_TRUE(throws_code([&] { bow_assign(queue(), d.desc, d.starts, d.vocab, 64); }, ErrorCode::invalid_argument));
-  for (BowMethod m : {BowMethod::baseline, BowMethod::fused}) {
+  for (BowMethod m : {BowMethod::baseline, BowMethod::fused, BowMethod::fused_pipelined}) {
     const DeviceArray desc = upload_array<float>(queue(), d.desc);
     const DeviceArray vocab = upload_array<float>(queue(), d.vocab);
     const DeviceArray starts = upload_array<std::int32_t>(queue(), d.starts);
@@ -219,7 +219,7 @@ TEST(BowAssign, SlicesOfLargerArrays) {
   const DeviceArray all = upload_array<float>(queue(), padded);
   const DeviceArray vocab = upload_array<float>(queue(), d.vocab);
   const DeviceArray starts = upload_array<std::int32_t>(queue(), d.starts);
-  for (BowMethod m : {BowMethod::baseline, BowMethod::local, BowMethod::fused}) {
+  for (BowMethod m : {BowMethod::baseline, BowMethod::local, BowMethod::fused, BowMethod::fused_pipelined}) {
     DeviceArray labels;
     BowOutputs out;
     out.labels = &labels;
@@ -253,6 +253,35 @@ TEST(BowAssign, Errors) {
   EXPECT_TRUE(throws_code([&] { bow_assign(queue(), d.desc, bad_starts, d.vocab, 16); }, ErrorCode::invalid_argument));
   EXPECT_TRUE(throws_code([] { parse_bow_method("gpu9"); }, ErrorCode::invalid_argument));
   for (const BowMethodInfo& m : bow_methods()) EXPECT_EQ(parse_bow_method(m.name), m.method);
+}
+
+TEST(BowAssign, PipelinedLabelsEqualFusedBitForBit) {
+  // The same fma chains in the same order: identical labels and counts, not merely near ones.
+  // Shapes: k not a multiple of the 128-word chunk (zero-padded words), several chunks, dim 128
+  // (groups of 128 work-items, two float4s each per slice), dim 32 and 48, a partial last tile.
+  struct Shape {
+    int n, k, dim;
+  };
+  for (const Shape& sh : {Shape{300, 1000, 64}, Shape{129, 300, 128}, Shape{200, 130, 32}, Shape{77, 5, 48}}) {
+    const Data d = random_data(sh.n, sh.k, sh.dim, {0, sh.n / 3, sh.n}, 21);
+    const DeviceArray desc = upload_array<float>(queue(), d.desc);
+    const DeviceArray vocab = upload_array<float>(queue(), d.vocab);
+    const DeviceArray starts = upload_array<std::int32_t>(queue(), d.starts);
+    std::vector<std::int32_t> got[2], counts[2];
+    for (int v = 0; v < 2; ++v) {
+      DeviceArray labels;
+      BowOutputs out;
+      out.labels = &labels;
+      BowOptions options;
+      options.method = v == 0 ? BowMethod::fused : BowMethod::fused_pipelined;
+      bow_assign(queue(), desc, vocab, starts, sh.dim, out, options).wait();
+      got[v] = download_array<std::int32_t>(queue(), labels);
+      counts[v] = download_array<std::int32_t>(queue(), out.counts);
+    }
+    EXPECT_EQ(got[0], got[1]) << sh.n << " x " << sh.dim << ", k " << sh.k;
+    EXPECT_EQ(counts[0], counts[1]) << sh.n << " x " << sh.dim << ", k " << sh.k;
+    for (int i = 0; i < d.n(); ++i) ASSERT_TRUE(label_ok(d, i, got[1][static_cast<std::size_t>(i)]));
+  }
 }
 
 }  // namespace

@@ -28,6 +28,8 @@ enum class BowMethod {
   constant,    // seed GPU5: as local, centroids in constant memory (K * dim * 4 <= 64 KiB)
   fused,       // tiles of descriptors against tiles of centroids in local memory, |c|^2 - 2 x.c by register
                // blocks, arg-min and count in one kernel (dim 32 to 128, a multiple of 16)
+  fused_pipelined,  // fused's blocks and labels (bit for bit), centroid slices double-buffered: the next
+                    // slice's loads in flight during the current one's multiply-adds, one barrier a slice
 };
 
 // The one table of methods: name, one line, and whether it reads descriptors dimension-major.

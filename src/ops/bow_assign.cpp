@@ -22,6 +22,8 @@ constexpr BowMethodInfo kMethods[] = {
     {BowMethod::constant, "constant", "seed GPU5: as local, centroids in constant memory (k * dim * 4 <= 64 KiB)", true},
     {BowMethod::fused, "fused", "GEMM-blocked |c|^2 - 2 x.c with arg-min and count in one kernel (dim 32-128, multiple of 16)",
      false},
+    {BowMethod::fused_pipelined, "fused_pipelined",
+     "fused with double-buffered centroid slices (next slice loaded during the current one's multiply-adds); same labels", false},
 };
 
 // Work shapes, from the device and the descriptor length.
@@ -39,9 +41,10 @@ BowPolicy bow_policy(int dim) {
   return p;
 }
 
-std::size_t fused_local_bytes(int dim, const BowPolicy& p) {
+std::size_t fused_local_bytes(int dim, const BowPolicy& p, bool pipelined) {
   const std::size_t tm = 8 * static_cast<std::size_t>(p.row_threads);
-  return 4 * (static_cast<std::size_t>(dim) * (tm + 4) + static_cast<std::size_t>(p.dim_slice) * (128 + 4));
+  const std::size_t slice_floats = pipelined ? 2 * 8 : static_cast<std::size_t>(p.dim_slice);  // PIPE_SLICE 8, two buffers
+  return 4 * (static_cast<std::size_t>(dim) * (tm + 4) + slice_floats * (128 + 4));
 }
 
 const BowMethodInfo& info(BowMethod method) {
@@ -63,8 +66,11 @@ std::string refusal(BowMethod method, const DeviceInfo& device, int dim, std::in
       }
       return {};
     case BowMethod::fused:
+    case BowMethod::fused_pipelined:
       if (dim % 16 != 0 || dim < 32 || dim > 128) return "takes dim 32 to 128 in multiples of 16";
-      if (fused_local_bytes(dim, p) > device.local_memory) return "needs more local memory than the device has";
+      if (fused_local_bytes(dim, p, method == BowMethod::fused_pipelined) > device.local_memory) {
+        return "needs more local memory than the device has";
+      }
       return {};
     default: return {};
   }
@@ -141,12 +147,13 @@ Event bow_assign(Queue& queue, const DeviceArray& descriptors, const DeviceArray
   const BowPolicy p = bow_policy(dim);
   detail::BuildOptions build;
   build.define("DIM", dim).define("GROUP", static_cast<long long>(p.group));
-  if (method == BowMethod::fused) build.define("ROW_THREADS", p.row_threads).define("DIM_SLICE", p.dim_slice);
+  // Both fused kernels are in one program (the same options): fused_pipelined reuses fused's shapes.
+  const bool fused = method == BowMethod::fused || method == BowMethod::fused_pipelined;
+  if (fused) build.define("ROW_THREADS", p.row_threads).define("DIM_SLICE", p.dim_slice);
   const auto program = detail::get_program(queue, "bow_assign.cl", build);
   const int ni = static_cast<int>(n), ki = static_cast<int>(k), imgs = static_cast<int>(images);
 
   // Counts zeroed and, for fused, the centroid norms.
-  const bool fused = method == BowMethod::fused;
   const detail::ScratchLease norms = detail::scratch(queue, "bow_assign.norms", static_cast<std::size_t>(k) * 4);
   detail::Launch prep(queue, program, "bow_prepare");
   prep.arg(ki).arg(static_cast<int>(images * k)).array(vocabulary).buffer(*norms.buffer).arg(0).arg(fused ? 1 : 0).array(out.counts);
@@ -167,7 +174,7 @@ Event bow_assign(Queue& queue, const DeviceArray& descriptors, const DeviceArray
     desc_offset = 0;
   }
 
-  const std::string kernel = fused ? "bow_fused" : "bow_" + std::string(to_string(method));
+  const std::string kernel = "bow_" + std::string(to_string(method));
   detail::Launch assign(queue, program, kernel);
   assign.arg(ni).arg(ki).buffer(*desc_buffer).arg(desc_offset).array(vocabulary);
   if (fused) assign.buffer(*norms.buffer).arg(0);
