@@ -3,11 +3,13 @@
 // rolled right by 53 pixels per input set, as corners_bench), at OpenCV's default threshold 100
 // (about 15,000 keypoints there) and at 1800 (about 5,000, the case).
 // `plinth` is the device span from the integral image's first launch to the last descriptor's
-// end (no read-back in between); `whole_call` is the host clock around the call (the tables'
+// end (no read-back in between), with the automatic method; `per_pixel` and `hessian_rows` the
+// same span with those SurfMethods (docs/features.md); `whole_call` is the host clock around the call (the tables'
 // uploads, the read-back of keypoints and descriptors and their ordering on the host included).
 #include <chrono>
 #include <memory>
 #include <string>
+#include <utility>
 
 #include "bench_support.hpp"
 
@@ -34,13 +36,16 @@ std::vector<Case> make_cases(Env& env) {
     base.config = "detect+describe 64-d threshold " + std::to_string(static_cast<int>(threshold));
     base.size = size;
     base.bytes = image_bytes(size, Format{Depth::u8, 1});
-    {
+    // plinth: the automatic method (strips); the others to compare (the same result bit for bit).
+    const std::pair<const char*, SurfMethod> methods[] = {
+        {"plinth", SurfMethod::automatic}, {"per_pixel", SurfMethod::per_pixel}, {"hessian_rows", SurfMethod::hessian_rows}};
+    for (const auto& [name, method] : methods) {
       Case k = base;
-      k.variant = "plinth";
-      k.note = "plinth: device span from the integral image to the last descriptor; " + note;
-      k.run = [=](int s) {
+      k.variant = name;
+      k.note = std::string(name) + ": device span from the integral image to the last descriptor; " + note;
+      k.run = [=, method = method](int s) {
         Event event;
-        const SurfFeatures f = surf(*queue, (*photos)[static_cast<std::size_t>(s)], params, &event);
+        const SurfFeatures f = surf(*queue, (*photos)[static_cast<std::size_t>(s)], params, &event, method);
         (void)f;
         return event;
       };
