@@ -564,14 +564,25 @@ KERNEL REQD_GROUP_SIZE(SURF_DESC_GROUP, 1, 1) void surf_descriptor_strips(CONST_
     const float h_w_last = col_w_last[q0 + hq];
     for (int r0 = 0; r0 < win; r0 += strip_rows) {
       const int rows = min(strip_rows, win - r0);
-      const int tiles = tiles_x * ((rows + 3) >> 2);
-      for (int tile = warp; tile < tiles; tile += SURF_DESC_GROUP / 32) {
-        const int ty = tile / tiles_x;
-        const int r = (ty << 2) + (lane >> 3);
-        const int c = ((tile - ty * tiles_x) << 3) + (lane & 7);
+      /* Tiles in row-major order, warp w taking tiles w, w + 14, ...: (tile row, tile column)
+       * advanced without a division per tile. */
+      int tile_row = 0;
+      int tile_col = warp;
+      while (tile_col >= tiles_x) {
+        tile_col -= tiles_x;
+        ++tile_row;
+      }
+      for (; (tile_row << 2) < rows;) {
+        const int r = (tile_row << 2) + (lane >> 3);
+        const int c = (tile_col << 3) + (lane & 7);
         if (r < rows && c < cw) {
           strip[r * cw + c] =
               strip_sample(img, img_offset, img_step, width, height, cx, cy, off, sin_dir, cos_dir, upright, ux, uy, r0 + r, c0 + c);
+        }
+        tile_col += SURF_DESC_GROUP / 32;
+        while (tile_col >= tiles_x) {
+          tile_col -= tiles_x;
+          ++tile_row;
         }
       }
       BARRIER_LOCAL();

@@ -183,6 +183,29 @@ TEST(Surf, DeviceAgreesExtendedUprightAndFewerLayers) {
   expect_agree(surf_reference(host, p), surf(queue(), host, p), "2 octaves of 2 layers");
 }
 
+TEST(Surf, EveryMethodGivesTheSameResultBitForBit) {
+  // The methods change how the work is spread, not the arithmetic or its order: the first
+  // kernels (per_pixel), the row Hessian alone (hessian_rows) and the strips (the default) agree
+  // with each other exactly, on any device, and with the reference within the tolerances.
+  // Upright too (its window is read along other axes).
+  const cv::Mat img = astronaut(200);
+  if (img.empty()) GTEST_SKIP() << "data/astronaut.png is missing";
+  const HostImage host = from_mat(img);
+  const DeviceImage device = queue().upload(host);
+  for (const bool upright : {false, true}) {
+    SurfParams p;
+    p.upright = upright;
+    const SurfFeatures strips = surf(queue(), device, p, nullptr, SurfMethod::strips);
+    ASSERT_GT(strips.keypoints.size(), 100u);
+    expect_agree(surf_reference(host, p), strips, upright ? "strips, upright" : "strips");
+    for (const SurfMethod m : {SurfMethod::per_pixel, SurfMethod::hessian_rows, SurfMethod::automatic}) {
+      const SurfFeatures other = surf(queue(), device, p, nullptr, m);
+      EXPECT_EQ(other.keypoints, strips.keypoints) << static_cast<int>(m) << (upright ? " upright" : "");
+      EXPECT_EQ(other.descriptors, strips.descriptors) << static_cast<int>(m) << (upright ? " upright" : "");
+    }
+  }
+}
+
 TEST(Surf, DeviceRedoesAnOverfullList) {
   // Noise with threshold 0 gives more keypoints than the first list holds (4096 at this size).
   const HostImage noise = random_image(400, 400, Format{Depth::u8, 1}, 17);
