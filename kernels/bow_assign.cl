@@ -196,6 +196,46 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void bow_constant(int n, int k, CONST_ARRAY_
 #define RS (TM + 4) /* row stride of the descriptor tile */
 #define CS (TN + 4) /* row stride of the centroid slice */
 
+/* The group's TM descriptors into local memory, dimension-major (float4 reads along each
+ * descriptor, scattered into rows of RS floats); zeros past n. */
+INLINE void stage_rows(LOCAL float* rows, GLOBAL const float* desc, int n, int row0, int lid, int threads) {
+  for (int e = lid; e < TM * (DIM / 4); e += threads) {
+    const int r = e / (DIM / 4), q = e % (DIM / 4);
+    const int g = row0 + r;
+    const float4 v = g < n ? vload4(0, desc + g * DIM + 4 * q) : SPLAT(float4, 0.0f);
+    rows[(4 * q + 0) * RS + r] = v.x;
+    rows[(4 * q + 1) * RS + r] = v.y;
+    rows[(4 * q + 2) * RS + r] = v.z;
+    rows[(4 * q + 3) * RS + r] = v.w;
+  }
+}
+
+/* A work-item's best score and word for each of its MT descriptors, into local memory (`space`:
+ * the descriptor tile's, no longer read), TX candidates per descriptor. */
+INLINE void put_candidates(LOCAL float* space, const float* best, const int* best_index, int tx, int ty) {
+  LOCAL int* index = (LOCAL int*)(space + TM * TX);
+  UNROLL for (int m = 0; m < MT; ++m) {
+    space[(ty * MT + m) * TX + tx] = best[m];
+    index[(ty * MT + m) * TX + tx] = best_index[m];
+  }
+}
+
+/* Descriptor r's word from its TX candidates: the least score, of equal scores the lowest index. */
+INLINE int pick_candidate(LOCAL const float* space, int r) {
+  LOCAL const int* index = (LOCAL const int*)(space + TM * TX);
+  float v = INFINITY;
+  int label = -1;
+  for (int t = 0; t < TX; ++t) {
+    const float cv = space[r * TX + t];
+    const int ci = index[r * TX + t];
+    if (ci >= 0 && (cv < v || (cv == v && ci < label))) {
+      v = cv;
+      label = ci;
+    }
+  }
+  return label;
+}
+
 KERNEL REQD_GROUP_SIZE(TX * ROW_THREADS, 1, 1) void bow_fused(int n, int k, CONST_ARRAY_PARAM(float, desc),
                                                                CONST_ARRAY_PARAM(float, centroids),
                                                                CONST_ARRAY_PARAM(float, norms),
@@ -212,15 +252,7 @@ KERNEL REQD_GROUP_SIZE(TX * ROW_THREADS, 1, 1) void bow_fused(int n, int k, CONS
   const int threads = TX * ROW_THREADS;
 
   /* Descriptor tile: float4 reads along each descriptor, scattered into dimension-major rows. */
-  for (int e = lid; e < TM * (DIM / 4); e += threads) {
-    const int r = e / (DIM / 4), q = e % (DIM / 4);
-    const int g = row0 + r;
-    const float4 v = g < n ? vload4(0, desc + desc_offset + g * DIM + 4 * q) : SPLAT(float4, 0.0f);
-    rows[(4 * q + 0) * RS + r] = v.x;
-    rows[(4 * q + 1) * RS + r] = v.y;
-    rows[(4 * q + 2) * RS + r] = v.z;
-    rows[(4 * q + 3) * RS + r] = v.w;
-  }
+  stage_rows(rows, desc + desc_offset, n, row0, lid, threads);
 
   float best[MT];
   int best_index[MT];
@@ -276,26 +308,9 @@ KERNEL REQD_GROUP_SIZE(TX * ROW_THREADS, 1, 1) void bow_fused(int n, int k, CONS
 
   /* The 16 candidates of each descriptor, through local memory (the descriptor tile's space). */
   BARRIER_LOCAL();
-  LOCAL float* cand = rows;
-  LOCAL int* cand_index = (LOCAL int*)(rows + TM * TX);
-  UNROLL for (int m = 0; m < MT; ++m) {
-    cand[(ty * MT + m) * TX + tx] = best[m];
-    cand_index[(ty * MT + m) * TX + tx] = best_index[m];
-  }
+  put_candidates(rows, best, best_index, tx, ty);
   BARRIER_LOCAL();
-  if (lid < TM && row0 + lid < n) {
-    float v = INFINITY;
-    int label = -1;
-    for (int t = 0; t < TX; ++t) {
-      const float cv = cand[lid * TX + t];
-      const int ci = cand_index[lid * TX + t];
-      if (ci >= 0 && (cv < v || (cv == v && ci < label))) {
-        v = cv;
-        label = ci;
-      }
-    }
-    RECORD(row0 + lid, label);
-  }
+  if (lid < TM && row0 + lid < n) RECORD(row0 + lid, pick_candidate(rows, lid));
 }
 /* ---- fused_pipelined: bow_fused's blocks and arithmetic (each score the same fma chain over the
  * dimensions in increasing order, so the same labels bit for bit), with the centroid slices double
@@ -340,15 +355,7 @@ KERNEL REQD_GROUP_SIZE(TX * ROW_THREADS, 1, 1) void bow_fused_pipelined(int n, i
   const int threads = TX * ROW_THREADS;
   GLOBAL const float* cents = centroids + centroids_offset;
 
-  for (int e = lid; e < TM * (DIM / 4); e += threads) {
-    const int r = e / (DIM / 4), q = e % (DIM / 4);
-    const int g = row0 + r;
-    const float4 v = g < n ? vload4(0, desc + desc_offset + g * DIM + 4 * q) : SPLAT(float4, 0.0f);
-    rows[(4 * q + 0) * RS + r] = v.x;
-    rows[(4 * q + 1) * RS + r] = v.y;
-    rows[(4 * q + 2) * RS + r] = v.z;
-    rows[(4 * q + 3) * RS + r] = v.w;
-  }
+  stage_rows(rows, desc + desc_offset, n, row0, lid, threads);
   /* A slice is TN x PIPE_SLICE floats: PIPE_LOADS float4s per work-item. */
   UNROLL for (int t = 0; t < PIPE_LOADS; ++t) pipe_store(pipe_load(0, lid + t * threads, k, cents), lid + t * threads, slices);
   BARRIER_LOCAL();
@@ -404,27 +411,9 @@ KERNEL REQD_GROUP_SIZE(TX * ROW_THREADS, 1, 1) void bow_fused_pipelined(int n, i
     }
   }
 
-  /* As bow_fused: the 16 candidates of each descriptor through local memory (the rows are no
-   * longer read: the last slice's barrier has passed). */
-  LOCAL float* cand = rows;
-  LOCAL int* cand_index = (LOCAL int*)(rows + TM * TX);
-  UNROLL for (int m = 0; m < MT; ++m) {
-    cand[(ty * MT + m) * TX + tx] = best[m];
-    cand_index[(ty * MT + m) * TX + tx] = best_index[m];
-  }
+  /* As bow_fused (the rows are no longer read: the last slice's barrier has passed). */
+  put_candidates(rows, best, best_index, tx, ty);
   BARRIER_LOCAL();
-  if (lid < TM && row0 + lid < n) {
-    float v = INFINITY;
-    int label = -1;
-    for (int t = 0; t < TX; ++t) {
-      const float cv = cand[lid * TX + t];
-      const int ci = cand_index[lid * TX + t];
-      if (ci >= 0 && (cv < v || (cv == v && ci < label))) {
-        v = cv;
-        label = ci;
-      }
-    }
-    RECORD(row0 + lid, label);
-  }
+  if (lid < TM && row0 + lid < n) RECORD(row0 + lid, pick_candidate(rows, lid));
 }
 #endif

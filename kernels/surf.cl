@@ -278,20 +278,21 @@ KERNEL REQD_GROUP_SIZE(SURF_ORI_GROUP, 1, 1) void surf_orientation(CONST_IMAGE_P
 
 /* One sample of the descriptor window: window row i, column j of a win x win window centred on the
  * keypoint along its direction (bilinear, rounded to u8; the nearest clamped pixel at the border),
- * or, upright, the whole pixel of the window rotated by 270 degrees. */
-INLINE float window_sample(CONST_IMAGE_PARAM(uchar, img), int width, int height, float cx, float cy, float off, float sin_dir,
-                           float cos_dir, int upright, int ux, int uy, int i, int j) {
+ * or, upright, the whole pixel of the window rotated by 270 degrees. floor and rint give
+ * surf_floor's and surf_round's values in this range (in one instruction each on most devices). */
+INLINE uchar strip_sample(CONST_IMAGE_PARAM(uchar, img), int width, int height, float cx, float cy, float off, float sin_dir,
+                          float cos_dir, int upright, int ux, int uy, int i, int j) {
   if (upright) {
     const int x = clamp(ux + i, 0, width - 1);
     const int y = clamp(uy - j, 0, height - 1);
-    return (float)IMAGE_AT(img, x, y);
+    return IMAGE_AT(img, x, y);
   }
   const float v = off + (float)i;
   const float u = off + (float)j;
   const float px = cx + u * cos_dir + v * sin_dir;
   const float py = cy - u * sin_dir + v * cos_dir;
-  const int ix = surf_floor(px);
-  const int iy = surf_floor(py);
+  const int ix = (int)floor(px);
+  const int iy = (int)floor(py);
   if (ix >= 0 && ix < width - 1 && iy >= 0 && iy < height - 1) {
     const float a = px - (float)ix;
     const float b = py - (float)iy;
@@ -300,11 +301,16 @@ INLINE float window_sample(CONST_IMAGE_PARAM(uchar, img), int width, int height,
     const float p10 = (float)IMAGE_AT(img, ix, iy + 1);
     const float p11 = (float)IMAGE_AT(img, ix + 1, iy + 1);
     const float t = p00 * (1.0f - a) * (1.0f - b) + p01 * a * (1.0f - b) + p10 * (1.0f - a) * b + p11 * a * b;
-    return (float)clamp(surf_round(t), 0, 255);
+    return (uchar)clamp((int)rint(t), 0, 255);
   }
-  const int x = clamp(surf_round(px), 0, width - 1);
-  const int y = clamp(surf_round(py), 0, height - 1);
-  return (float)IMAGE_AT(img, x, y);
+  const int x = clamp((int)rint(px), 0, width - 1);
+  const int y = clamp((int)rint(py), 0, height - 1);
+  return IMAGE_AT(img, x, y);
+}
+
+INLINE float window_sample(CONST_IMAGE_PARAM(uchar, img), int width, int height, float cx, float cy, float off, float sin_dir,
+                           float cos_dir, int upright, int ux, int uy, int i, int j) {
+  return (float)strip_sample(img, img_offset, img_step, width, height, cx, cy, off, sin_dir, cos_dir, upright, ux, uy, i, j);
 }
 
 /* The area-resampling span of output sample d over a window of win samples (the reference's
@@ -449,35 +455,6 @@ KERNEL REQD_GROUP_SIZE(SURF_DESC_GROUP, 1, 1) void surf_descriptor(CONST_IMAGE_P
   for (int e = lid; e < dim; e += SURF_DESC_GROUP) desc[kp * dim + e] = cells[e] * norm_scale[0];
 }
 
-/* window_sample's value as u8, with floor and rint (the same values as surf_floor and surf_round
- * in this range, in one instruction each on most devices). */
-INLINE uchar strip_sample(CONST_IMAGE_PARAM(uchar, img), int width, int height, float cx, float cy, float off, float sin_dir,
-                          float cos_dir, int upright, int ux, int uy, int i, int j) {
-  if (upright) {
-    const int x = clamp(ux + i, 0, width - 1);
-    const int y = clamp(uy - j, 0, height - 1);
-    return IMAGE_AT(img, x, y);
-  }
-  const float v = off + (float)i;
-  const float u = off + (float)j;
-  const float px = cx + u * cos_dir + v * sin_dir;
-  const float py = cy - u * sin_dir + v * cos_dir;
-  const int ix = (int)floor(px);
-  const int iy = (int)floor(py);
-  if (ix >= 0 && ix < width - 1 && iy >= 0 && iy < height - 1) {
-    const float a = px - (float)ix;
-    const float b = py - (float)iy;
-    const float p00 = (float)IMAGE_AT(img, ix, iy);
-    const float p01 = (float)IMAGE_AT(img, ix + 1, iy);
-    const float p10 = (float)IMAGE_AT(img, ix, iy + 1);
-    const float p11 = (float)IMAGE_AT(img, ix + 1, iy + 1);
-    const float t = p00 * (1.0f - a) * (1.0f - b) + p01 * a * (1.0f - b) + p10 * (1.0f - a) * b + p11 * a * b;
-    return (uchar)clamp((int)rint(t), 0, 255);
-  }
-  const int x = clamp((int)rint(px), 0, width - 1);
-  const int y = clamp((int)rint(py), 0, height - 1);
-  return IMAGE_AT(img, x, y);
-}
 
 /* surf_descriptor's result (bit for bit: every sum in the reference's order) with the window
  * sampled by the whole group in strips instead of per patch pixel. Per pass, the group stages a
