@@ -276,6 +276,31 @@ KERNEL REQD_GROUP_SIZE(SURF_ORI_GROUP, 1, 1) void surf_orientation(CONST_IMAGE_P
   }
 }
 
+/* A keypoint's descriptor window (both descriptor kernels): centre, side win = (int)(21 s), the
+ * offset of its first sample from the centre, the direction's sine and cosine, and the upright
+ * window's first pixel. */
+typedef struct {
+  float cx, cy, off, sin_dir, cos_dir;
+  int win, ux, uy;
+} SurfWindow;
+
+INLINE SurfWindow surf_window(GLOBAL const float* k) {
+  SurfWindow g;
+  g.cx = k[SURF_KP_X];
+  g.cy = k[SURF_KP_Y];
+  const float s = SURF_DIV(k[SURF_KP_SIZE] * 1.2f, 9.0f);
+  g.win = (int)((float)SURF_PATCH1 * s);
+  g.off = SURF_DIV(-(float)(g.win - 1), 2.0f);
+  float sin_a = 0.0f;
+  float cos_a = 1.0f;
+  surf_sincos_deg(k[SURF_KP_ANGLE], &sin_a, &cos_a);
+  g.sin_dir = -sin_a;
+  g.cos_dir = cos_a;
+  g.ux = surf_round(g.cx + g.off);
+  g.uy = surf_round(g.cy - g.off);
+  return g;
+}
+
 /* One sample of the descriptor window: window row i, column j of a win x win window centred on the
  * keypoint along its direction (bilinear, rounded to u8; the nearest clamped pixel at the border),
  * or, upright, the whole pixel of the window rotated by 270 degrees. floor and rint give
@@ -407,19 +432,9 @@ KERNEL REQD_GROUP_SIZE(SURF_DESC_GROUP, 1, 1) void surf_descriptor(CONST_IMAGE_P
   const int kp = listed - 1 - (int)GROUP_ID(0);
   const int lid = LOCAL_ID(0);
   if (kp < 0 || !keep[kp]) return;
-  GLOBAL const float* k = keypoints + kp * SURF_KP_FIELDS;
-  const float cx = k[SURF_KP_X];
-  const float cy = k[SURF_KP_Y];
-  const float s = SURF_DIV(k[SURF_KP_SIZE] * 1.2f, 9.0f);
-  const int win = (int)((float)SURF_PATCH1 * s);
-  const float off = SURF_DIV(-(float)(win - 1), 2.0f);
-  float sin_a = 0.0f;
-  float cos_a = 1.0f;
-  surf_sincos_deg(k[SURF_KP_ANGLE], &sin_a, &cos_a);
-  const float sin_dir = -sin_a;
-  const float cos_dir = cos_a;
-  const int ux = surf_round(cx + off);
-  const int uy = surf_round(cy - off);
+  const SurfWindow g = surf_window(keypoints + kp * SURF_KP_FIELDS);
+  const float cx = g.cx, cy = g.cy, off = g.off, sin_dir = g.sin_dir, cos_dir = g.cos_dir;
+  const int win = g.win, ux = g.ux, uy = g.uy;
   for (int p = lid; p < SURF_PATCH1 * SURF_PATCH1; p += SURF_DESC_GROUP) {
     const int py = p / SURF_PATCH1;
     const int px = p - py * SURF_PATCH1;
@@ -486,19 +501,9 @@ KERNEL REQD_GROUP_SIZE(SURF_DESC_GROUP, 1, 1) void surf_descriptor_strips(CONST_
   const int kp = listed - 1 - (int)GROUP_ID(0);
   const int lid = LOCAL_ID(0);
   if (kp < 0 || !keep[kp]) return;
-  GLOBAL const float* k = keypoints + kp * SURF_KP_FIELDS;
-  const float cx = k[SURF_KP_X];
-  const float cy = k[SURF_KP_Y];
-  const float s = SURF_DIV(k[SURF_KP_SIZE] * 1.2f, 9.0f);
-  const int win = (int)((float)SURF_PATCH1 * s);
-  const float off = SURF_DIV(-(float)(win - 1), 2.0f);
-  float sin_a = 0.0f;
-  float cos_a = 1.0f;
-  surf_sincos_deg(k[SURF_KP_ANGLE], &sin_a, &cos_a);
-  const float sin_dir = -sin_a;
-  const float cos_dir = cos_a;
-  const int ux = surf_round(cx + off);
-  const int uy = surf_round(cy - off);
+  const SurfWindow g = surf_window(keypoints + kp * SURF_KP_FIELDS);
+  const float cx = g.cx, cy = g.cy, off = g.off, sin_dir = g.sin_dir, cos_dir = g.cos_dir;
+  const int win = g.win, ux = g.ux, uy = g.uy;
   const float scale = SURF_DIV((float)win, (float)SURF_PATCH1);
   const float full = SURF_DIV(1.0f, scale);
   if (lid < SURF_PATCH1) {
