@@ -196,6 +196,38 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void bow_constant(int n, int k, CONST_ARRAY_
 #define RS (TM + 4) /* row stride of the descriptor tile */
 #define CS (TN + 4) /* row stride of the centroid slice */
 
+/* The fused kernels' shared steps, as macros over the kernel's own names (rows4, slice4, acc,
+ * best, best_index, tx, ty, k, norms), so that the register blocks stay in registers:
+ * FUSED_STEP adds dimension d (row dd of the slice) to the 8 x 8 block of dot products;
+ * FUSED_KEEP_BEST turns a chunk's dot products into scores |c|^2 - 2 x.c and keeps each
+ * descriptor's least, in increasing centroid order (of equal scores the first, lowest index, stays). */
+#define FUSED_STEP(d, dd)                                                                     \
+  {                                                                                           \
+    const float4 a0 = rows4[((d) * RS + ty * MT) / 4];                                        \
+    const float4 a1 = rows4[((d) * RS + ty * MT) / 4 + 1];                                    \
+    const float4 b0 = slice4[((dd) * CS + tx * NT) / 4];                                      \
+    const float4 b1 = slice4[((dd) * CS + tx * NT) / 4 + 1];                                  \
+    const float a[MT] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};                     \
+    const float b[NT] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};                     \
+    UNROLL for (int m = 0; m < MT; ++m) {                                                     \
+      UNROLL for (int j = 0; j < NT; ++j) acc[m][j] = fma(a[m], b[j], acc[m][j]);             \
+    }                                                                                         \
+  }
+#define FUSED_KEEP_BEST(c0)                                                                   \
+  UNROLL for (int j = 0; j < NT; ++j) {                                                       \
+    const int c = (c0) + tx * NT + j;                                                         \
+    if (c < k) {                                                                              \
+      const float norm = ARRAY_AT(norms, c);                                                  \
+      UNROLL for (int m = 0; m < MT; ++m) {                                                   \
+        const float score = norm - 2.0f * acc[m][j];                                          \
+        if (score < best[m]) {                                                                \
+          best[m] = score;                                                                    \
+          best_index[m] = c;                                                                  \
+        }                                                                                     \
+      }                                                                                       \
+    }                                                                                         \
+  }
+
 /* The group's TM descriptors into local memory, dimension-major (float4 reads along each
  * descriptor, scattered into rows of RS floats); zeros past n. */
 INLINE void stage_rows(LOCAL float* rows, GLOBAL const float* desc, int n, int row0, int lid, int threads) {
@@ -278,32 +310,10 @@ KERNEL REQD_GROUP_SIZE(TX * ROW_THREADS, 1, 1) void bow_fused(int n, int k, CONS
         slice[(4 * q + 3) * CS + c] = v.w;
       }
       BARRIER_LOCAL();
-      UNROLL for (int dd = 0; dd < DIM_SLICE; ++dd) {
-        const float4 a0 = rows4[((d0 + dd) * RS + ty * MT) / 4];
-        const float4 a1 = rows4[((d0 + dd) * RS + ty * MT) / 4 + 1];
-        const float4 b0 = slice4[(dd * CS + tx * NT) / 4];
-        const float4 b1 = slice4[(dd * CS + tx * NT) / 4 + 1];
-        const float a[MT] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
-        const float b[NT] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
-        UNROLL for (int m = 0; m < MT; ++m) {
-          UNROLL for (int j = 0; j < NT; ++j) acc[m][j] = fma(a[m], b[j], acc[m][j]);
-        }
-      }
+      UNROLL for (int dd = 0; dd < DIM_SLICE; ++dd) FUSED_STEP(d0 + dd, dd);
     }
     /* Scores in increasing centroid order: of equal scores the first (lowest index) stays. */
-    UNROLL for (int j = 0; j < NT; ++j) {
-      const int c = c0 + tx * NT + j;
-      if (c < k) {
-        const float norm = ARRAY_AT(norms, c);
-        UNROLL for (int m = 0; m < MT; ++m) {
-          const float score = norm - 2.0f * acc[m][j];
-          if (score < best[m]) {
-            best[m] = score;
-            best_index[m] = c;
-          }
-        }
-      }
-    }
+    FUSED_KEEP_BEST(c0);
   }
 
   /* The 16 candidates of each descriptor, through local memory (the descriptor tile's space). */
@@ -379,36 +389,14 @@ KERNEL REQD_GROUP_SIZE(TX * ROW_THREADS, 1, 1) void bow_fused_pipelined(int n, i
       float4 next[PIPE_LOADS];
       UNROLL for (int t = 0; t < PIPE_LOADS; ++t) next[t] = more ? pipe_load(s + 1, lid + t * threads, k, cents) : SPLAT(float4, 0.0f);
       LOCAL const float4* slice4 = slices4 + (s & 1) * (PIPE_SLICE * CS / 4);
-      UNROLL for (int dd = 0; dd < PIPE_SLICE; ++dd) {
-        const float4 a0 = rows4[((d0 + dd) * RS + ty * MT) / 4];
-        const float4 a1 = rows4[((d0 + dd) * RS + ty * MT) / 4 + 1];
-        const float4 b0 = slice4[(dd * CS + tx * NT) / 4];
-        const float4 b1 = slice4[(dd * CS + tx * NT) / 4 + 1];
-        const float a[MT] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};
-        const float b[NT] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};
-        UNROLL for (int m = 0; m < MT; ++m) {
-          UNROLL for (int j = 0; j < NT; ++j) acc[m][j] = fma(a[m], b[j], acc[m][j]);
-        }
-      }
+      UNROLL for (int dd = 0; dd < PIPE_SLICE; ++dd) FUSED_STEP(d0 + dd, dd);
       /* The other buffer was last read in the previous slice, before the barrier that ended it. */
       if (more) {
         UNROLL for (int t = 0; t < PIPE_LOADS; ++t) pipe_store(next[t], lid + t * threads, slices + ((s + 1) & 1) * (PIPE_SLICE * CS));
       }
       BARRIER_LOCAL();
     }
-    UNROLL for (int j = 0; j < NT; ++j) {
-      const int c = c0 + tx * NT + j;
-      if (c < k) {
-        const float norm = ARRAY_AT(norms, c);
-        UNROLL for (int m = 0; m < MT; ++m) {
-          const float score = norm - 2.0f * acc[m][j];
-          if (score < best[m]) {
-            best[m] = score;
-            best_index[m] = c;
-          }
-        }
-      }
-    }
+    FUSED_KEEP_BEST(c0);
   }
 
   /* As bow_fused (the rows are no longer read: the last slice's barrier has passed). */
