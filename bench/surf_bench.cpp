@@ -4,8 +4,9 @@
 // (about 15,000 keypoints there) and at 1800 (about 5,000, the case).
 // `plinth` is the device span from the integral image's first launch to the last descriptor's
 // end (no read-back in between), with the automatic method; `per_pixel` and `hessian_rows` the
-// same span with those SurfMethods (docs/features.md); `whole_call` is the host clock around the call (the tables'
-// uploads, the read-back of keypoints and descriptors and their ordering on the host included).
+// same span with those SurfMethods (docs/features.md); `whole_call` is the host clock around the
+// call (the read-back of keypoints and descriptors and their ordering on the host included; the
+// tables are uploaded on the first call of a shape only).
 #include <chrono>
 #include <memory>
 #include <string>
