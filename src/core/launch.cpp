@@ -10,7 +10,9 @@ std::shared_ptr<Program> get_program(const Queue& queue, std::string_view file, 
 }
 
 Launch::Launch(const Queue& queue, const std::shared_ptr<Program>& program, std::string_view kernel)
-    : queue_(queue_state(queue)), kernel_(program->kernel(kernel)) {}
+    : queue_(queue_state(queue)), kernel_(program->kernel(kernel)) {
+  args_.reserve(24);  // one allocation for most kernels' arguments, not five as the vector grows
+}
 
 Launch& Launch::image(const DeviceImage& image) {
   buffer(*image.buffer());

@@ -54,6 +54,8 @@ DriverLoad load_driver() {
   bind(lib, "cuPointerGetAttribute", a.cuPointerGetAttribute, missing);
   bind(lib, "cuMemcpy2DAsync_v2", a.cuMemcpy2DAsync, missing);
   bind(lib, "cuMemcpyDtoDAsync_v2", a.cuMemcpyDtoDAsync, missing);
+  bind(lib, "cuMemcpyHtoDAsync_v2", a.cuMemcpyHtoDAsync, missing);
+  bind(lib, "cuMemcpyDtoHAsync_v2", a.cuMemcpyDtoHAsync, missing);
   bind(lib, "cuMemsetD8Async", a.cuMemsetD8Async, missing);
   bind(lib, "cuMemsetD16Async", a.cuMemsetD16Async, missing);
   bind(lib, "cuMemsetD32Async", a.cuMemsetD32Async, missing);

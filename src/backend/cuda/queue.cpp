@@ -217,6 +217,13 @@ std::shared_ptr<detail::EventImpl> CuQueue::launch(detail::Kernel& kernel, std::
 
 namespace {
 
+// Both sides without gaps between rows: one plain copy. The driver runs a small 2-D copy to or
+// from pageable memory far slower than a plain one (H100: a 256-byte read took 19.5 us of
+// device time as cuMemcpy2DAsync, against 1.8 us for NVIDIA OpenCL's clEnqueueReadBuffer).
+bool contiguous(std::size_t a_pitch, std::size_t b_pitch, std::size_t row_bytes, std::size_t rows) {
+  return rows == 1 || (a_pitch == row_bytes && b_pitch == row_bytes);
+}
+
 CUDA_MEMCPY2D rect_copy(std::size_t row_bytes, std::size_t rows) {
   CUDA_MEMCPY2D c{};
   c.WidthInBytes = row_bytes;
@@ -230,6 +237,12 @@ std::shared_ptr<detail::EventImpl> CuQueue::write_rect(const detail::Buffer& dst
                                                        const void* src, std::size_t src_pitch, std::size_t row_bytes,
                                                        std::size_t rows, bool blocking) {
   CUevent start = begin();
+  if (contiguous(src_pitch, dst_rect.pitch, row_bytes, rows)) {
+    check(api_.cuMemcpyHtoDAsync(device_ptr(dst) + dst_rect.offset, src, row_bytes * rows, stream_), "cuMemcpyHtoDAsync");
+    auto event = end(start);
+    if (blocking) event->wait();
+    return event;
+  }
   CUDA_MEMCPY2D c = rect_copy(row_bytes, rows);
   c.srcMemoryType = CU_MEMORYTYPE_HOST;
   c.srcHost = src;
@@ -247,6 +260,12 @@ std::shared_ptr<detail::EventImpl> CuQueue::read_rect(const detail::Buffer& src,
                                                       std::size_t dst_pitch, std::size_t row_bytes, std::size_t rows,
                                                       bool blocking) {
   CUevent start = begin();
+  if (contiguous(src_rect.pitch, dst_pitch, row_bytes, rows)) {
+    check(api_.cuMemcpyDtoHAsync(dst, device_ptr(src) + src_rect.offset, row_bytes * rows, stream_), "cuMemcpyDtoHAsync");
+    auto event = end(start);
+    if (blocking) event->wait();
+    return event;
+  }
   CUDA_MEMCPY2D c = rect_copy(row_bytes, rows);
   c.srcMemoryType = CU_MEMORYTYPE_DEVICE;
   c.srcDevice = device_ptr(src) + src_rect.offset;
