@@ -57,6 +57,10 @@ std::shared_ptr<Buffer> allocate_buffer(const Queue& queue, std::size_t bytes) {
   return queue_state(queue).context->device->allocate(bytes);
 }
 
+std::shared_ptr<void> allocate_host(const Queue& queue, std::size_t bytes) {
+  return queue_state(queue).context->device->allocate_host(bytes);
+}
+
 std::shared_ptr<EventImpl> fill_buffer(const Queue& queue, const Buffer& dst, std::size_t offset, std::size_t bytes,
                                        std::uint32_t pattern, std::size_t pattern_size) {
   return queue_state(queue).impl->fill(dst, offset, bytes, pattern, pattern_size);

@@ -50,6 +50,8 @@ DriverLoad load_driver() {
   bind(lib, "cuCtxPopCurrent_v2", a.cuCtxPopCurrent, missing);
   bind(lib, "cuMemAlloc_v2", a.cuMemAlloc, missing);
   bind(lib, "cuMemFree_v2", a.cuMemFree, missing);
+  bind(lib, "cuMemHostAlloc", a.cuMemHostAlloc, missing);
+  bind(lib, "cuMemFreeHost", a.cuMemFreeHost, missing);
   bind(lib, "cuMemGetAddressRange_v2", a.cuMemGetAddressRange, missing);
   bind(lib, "cuPointerGetAttribute", a.cuPointerGetAttribute, missing);
   bind(lib, "cuMemcpy2DAsync_v2", a.cuMemcpy2DAsync, missing);

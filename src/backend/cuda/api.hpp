@@ -73,6 +73,8 @@ struct Driver {
   CUresult (*cuCtxPopCurrent)(CUcontext*);
   CUresult (*cuMemAlloc)(CUdeviceptr*, std::size_t);
   CUresult (*cuMemFree)(CUdeviceptr);
+  CUresult (*cuMemHostAlloc)(void**, std::size_t, unsigned);
+  CUresult (*cuMemFreeHost)(void*);
   CUresult (*cuMemGetAddressRange)(CUdeviceptr*, std::size_t*, CUdeviceptr);
   CUresult (*cuPointerGetAttribute)(void*, int, CUdeviceptr);
   CUresult (*cuMemcpy2DAsync)(const CUDA_MEMCPY2D*, CUstream);

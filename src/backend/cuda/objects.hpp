@@ -175,6 +175,7 @@ class CuDevice final : public detail::Device {
   ~CuDevice() override;
   const DeviceInfo& info() const override { return info_; }
   std::shared_ptr<detail::Buffer> allocate(std::size_t bytes) override;
+  std::shared_ptr<void> allocate_host(std::size_t bytes) override;
   std::shared_ptr<detail::Buffer> wrap_buffer(void* native) override;
   std::shared_ptr<detail::Program> build(std::string_view source, std::string_view options,
                                          std::string_view label) override;
