@@ -6,9 +6,11 @@
 // Timing covers every device command and the download of the passing windows; the grouping of
 // those windows on the host is done in each run but is not in the device events (its own row,
 // "auto: grouping", times it with the host clock). Rows "auto: <phase>" time one phase of auto's
-// runs each (DetectionBatch::phases()), so that a table shows where the time goes.
+// runs each (DetectionBatch::phases()), so that a table shows where the time goes; "auto: end
+// to end" times upload, detection and results by the host clock.
 #include <unistd.h>
 
+#include <chrono>
 #include <cmath>
 #include <string>
 
@@ -105,6 +107,30 @@ std::vector<Case> cascade_cases(Env& env) {
     c.run = [=](int set) {
       detect(set, *batch, DetectOptions{});
       return batch->phases()[k].event;
+    };
+    cases.push_back(std::move(c));
+  }
+  {
+    // What a caller with frames in host memory waits for: upload into a reused device image,
+    // detection, download and grouping, by the host clock (issue 18's end-to-end target).
+    auto hosts = std::make_shared<std::vector<HostImage>>();
+    for (const DeviceImage& d : *inputs) hosts->push_back(env.queue.download(d));
+    auto frame = std::make_shared<DeviceImage>(env.queue.context(), size.width, size.height, Format{Depth::u8, 1});
+    auto batch = std::make_shared<DetectionBatch>();
+    Case c;
+    c.op = "cascade";
+    c.variant = "auto: end to end";
+    c.config = config;
+    c.size = size;
+    c.bytes = bytes;
+    c.note = "host clock (std::chrono): upload of a grey host image into a reused device image, detection, results()";
+    c.run_peer = [=](int set) {
+      const HostImage& host = (*hosts)[static_cast<std::size_t>(set) % hosts->size()];
+      const auto start = std::chrono::steady_clock::now();
+      queue->upload(host, *frame);
+      detect_multi_scale(*queue, *cascade, std::span<const DeviceImage>(frame.get(), 1), *batch, DetectOptions{});
+      batch->results();
+      return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
     };
     cases.push_back(std::move(c));
   }

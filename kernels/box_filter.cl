@@ -346,7 +346,7 @@ INLINE void vs_fetch(uint* w, GLOBAL const SRC_T* src, int src_offset, int src_s
   for (int i = 0; i < NWORDS; ++i) w[i] = 0u;
   if (yi < 0) return;
   GLOBAL const SRC_T* row = src + src_offset + yi * src_step;
-#if VS_ALIGNED && defined(__ENDIAN_LITTLE__)
+#if VS_ALIGNED && PLINTH_LITTLE_ENDIAN
   if (fast) {
     LOAD_VECTOR_WORDS(w, row + e_first, NQ, WPV);
     return;

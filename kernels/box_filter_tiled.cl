@@ -41,7 +41,7 @@
  * as one little-endian word, through the border. */
 INLINE uint tiled_word(GLOBAL const uchar* row, int e, int width, int border, bool direct) {
   if (row == 0) return 0u;
-#if SRC_WORDS && defined(__ENDIAN_LITTLE__)
+#if SRC_WORDS && PLINTH_LITTLE_ENDIAN
   if (direct) return *(GLOBAL const uint*)(row + e);
 #else
   (void)direct;

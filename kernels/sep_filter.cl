@@ -368,7 +368,7 @@ KERNEL REQD_GROUP_SIZE(FD_GS, 1, 1) void sep_filter_fused_direct(SEP_PARAMS, COE
       const int e_load = (x0 + b * FD_PX) * CN - FD_LEFT; /* first loaded element */
       const bool inside = p0 >= 0 && p0 + FD_PX + KW - 1 <= width;
       FD_IN_T in[FD_NIN];
-#if FD_ALIGNED && defined(__ENDIAN_LITTLE__)
+#if FD_ALIGNED && PLINTH_LITTLE_ENDIAN
       if (e_load >= 0 && e_load + FD_NV * FD_VE <= row_e) {
         uint w[FD_NW];
         LOAD_VECTOR_WORDS(w, row + e_load, FD_NV, FD_WPV);

@@ -17,7 +17,7 @@
 #define LOCAL
 #define CONSTANT
 #define LOCAL_MEM __shared__
-#define CONSTANT_MEM __constant__
+#define CONSTANT_MEM __constant__ const
 #define LOCAL_PARAM(T, name) pl_local<T> name
 #define INLINE inline
 #define RESTRICT __restrict__
@@ -46,6 +46,8 @@
 #define VEC3(T, a, b, c) pl_make<T>((a), (b), (c))
 #define VEC4(T, a, b, c, d) pl_make<T>((a), (b), (c), (d))
 #define SPLAT(T, x) pl_splat<T>(x)
+/* Byte order: NVIDIA GPUs are little-endian (OpenCL's __ENDIAN_LITTLE__ is not defined here). */
+#define PLINTH_LITTLE_ENDIAN 1
 #else
 /* Exactness: no silent fusing of a*b+c into fma; a kernel that wants fma calls it. */
 #pragma OPENCL FP_CONTRACT OFF
@@ -95,6 +97,13 @@
 #define VEC3(T, a, b, c) ((T)((a), (b), (c)))
 #define VEC4(T, a, b, c, d) ((T)((a), (b), (c), (d)))
 #define SPLAT(T, x) ((T)(x))
+/* Byte order of the device: 1 where bytes of a word go lowest first (kernels that reinterpret
+ * loaded words as bytes test this, never OpenCL's own macro, which CUDA does not define). */
+#if defined(__ENDIAN_LITTLE__)
+#define PLINTH_LITTLE_ENDIAN 1
+#else
+#define PLINTH_LITTLE_ENDIAN 0
+#endif
 #endif
 
 /* Publishing data to other work-groups: store the data, DEVICE_FENCE(), then set a flag with an

@@ -514,8 +514,12 @@ template <class D, int N, int SAT, int RM, class X> inline typename pl_shape<X>:
 /* as_<type>: the same bits as another type of the same size. */
 template <class To, class From> inline To pl_as(const From& f) {
   static_assert(sizeof(To) == sizeof(From), "as_ between types of different sizes");
+  // Through a local copy: f often refers to global memory (as_float4(nodes[i])), and a memcpy
+  // straight from it becomes byte loads (NVRTC assumes no alignment there); the copy is one
+  // aligned load, and the memcpy between registers costs nothing.
+  const From value = f;
   To t;
-  memcpy(&t, &f, sizeof t);
+  memcpy(&t, &value, sizeof t);
   return t;
 }
 

@@ -10,7 +10,9 @@ std::shared_ptr<Program> get_program(const Queue& queue, std::string_view file, 
 }
 
 Launch::Launch(const Queue& queue, const std::shared_ptr<Program>& program, std::string_view kernel)
-    : queue_(queue_state(queue)), kernel_(program->kernel(kernel)) {}
+    : queue_(queue_state(queue)), kernel_(program->kernel(kernel)) {
+  args_.reserve(24);  // one allocation for most kernels' arguments, not five as the vector grows
+}
 
 Launch& Launch::image(const DeviceImage& image) {
   buffer(*image.buffer());
@@ -53,6 +55,10 @@ std::string register_limit_option(const Queue& queue, int registers) {
 
 std::shared_ptr<Buffer> allocate_buffer(const Queue& queue, std::size_t bytes) {
   return queue_state(queue).context->device->allocate(bytes);
+}
+
+std::shared_ptr<void> allocate_host(const Queue& queue, std::size_t bytes) {
+  return queue_state(queue).context->device->allocate_host(bytes);
 }
 
 std::shared_ptr<EventImpl> fill_buffer(const Queue& queue, const Buffer& dst, std::size_t offset, std::size_t bytes,

@@ -77,6 +77,9 @@ std::string register_limit_option(const Queue& queue, int registers);
 // Plain device memory for an op's own tables and results, and its transfers, in bytes: an op
 // reaches the device through these and Launch, never through the backend's queue or device.
 std::shared_ptr<Buffer> allocate_buffer(const Queue& queue, std::size_t bytes);
+// Host memory that small per-call results are read into (Device::allocate_host: page-locked on
+// CUDA, where a read into pageable memory costs about 17 us more).
+std::shared_ptr<void> allocate_host(const Queue& queue, std::size_t bytes);
 // Sets `bytes` bytes from `offset` to a 1-, 2- or 4-byte pattern.
 std::shared_ptr<EventImpl> fill_buffer(const Queue& queue, const Buffer& dst, std::size_t offset, std::size_t bytes,
                                        std::uint32_t pattern, std::size_t pattern_size);

@@ -149,9 +149,11 @@ BuildOptions& BuildOptions::define(std::string_view name, long long value) {
 BuildOptions& BuildOptions::define(std::string_view name, Depth depth) { return define(name, kernel_type_name(depth)); }
 
 BuildOptions& BuildOptions::define_depth(std::string_view name, Depth depth) {
-  define(std::string(name) + "_T", kernel_type_name(depth));
+  // Appended piece by piece: ops build their options on every call (a launch's host cost).
+  text_.append(" -D").append(name).append("_T=").append(kernel_type_name(depth));
   // The codes of kernels/common/types.h follow the order of enum class Depth.
-  return define(std::string(name) + "_DEPTH", static_cast<long long>(depth));
+  text_.append(" -D").append(name).append("_DEPTH=").append(std::to_string(static_cast<int>(depth)));
+  return *this;
 }
 
 std::string_view kernel_type_name(Depth depth) {

@@ -16,6 +16,7 @@ namespace plinth::detail {
 // -D options assembled from typed values, so that no op writes option strings by hand.
 class BuildOptions {
  public:
+  BuildOptions() { text_.reserve(192); }  // most ops' options fit: one allocation per call
   BuildOptions& define(std::string_view name);
   BuildOptions& define(std::string_view name, std::string_view value);
   BuildOptions& define(std::string_view name, long long value);

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <span>
 #include <string>
 #include <tuple>
 
@@ -113,7 +114,9 @@ struct DetectionState {
   std::uint32_t capacity = 0;
 
   // Downloads of the last call: the counters, then the first windows of the final list.
-  std::vector<std::uint32_t> download;
+  std::span<std::uint32_t> download;
+  std::shared_ptr<void> download_memory;  // page-locked where the backend has it
+  std::size_t download_capacity = 0;      // words
   int final_counter = 0;
   Event event;
   bool grouped = false;
@@ -453,8 +456,14 @@ Event detect_multi_scale(Queue& queue, const Cascade& cascade, std::span<const D
 
   log.begin("download");
   const std::uint32_t prefix = std::min<std::uint32_t>(CascadePolicy::download_prefix, s.capacity);
-  s.download.assign(kResultHeader + static_cast<std::size_t>(prefix), 0);
-  const std::size_t bytes = s.download.size() * sizeof(std::uint32_t);
+  const std::size_t words = kResultHeader + static_cast<std::size_t>(prefix);
+  if (s.download_capacity < words) {
+    s.download_memory = allocate_host(queue, words * sizeof(std::uint32_t));
+    s.download_capacity = words;
+  }
+  s.download = std::span<std::uint32_t>(static_cast<std::uint32_t*>(s.download_memory.get()), words);
+  std::fill(s.download.begin(), s.download.end(), 0u);
+  const std::size_t bytes = s.download.size_bytes();
   log.add(read_buffer(queue, *s.result, s.download.data(), bytes, false));
   s.event = log.all();
   return s.event;

@@ -50,10 +50,14 @@ DriverLoad load_driver() {
   bind(lib, "cuCtxPopCurrent_v2", a.cuCtxPopCurrent, missing);
   bind(lib, "cuMemAlloc_v2", a.cuMemAlloc, missing);
   bind(lib, "cuMemFree_v2", a.cuMemFree, missing);
+  bind(lib, "cuMemHostAlloc", a.cuMemHostAlloc, missing);
+  bind(lib, "cuMemFreeHost", a.cuMemFreeHost, missing);
   bind(lib, "cuMemGetAddressRange_v2", a.cuMemGetAddressRange, missing);
   bind(lib, "cuPointerGetAttribute", a.cuPointerGetAttribute, missing);
   bind(lib, "cuMemcpy2DAsync_v2", a.cuMemcpy2DAsync, missing);
   bind(lib, "cuMemcpyDtoDAsync_v2", a.cuMemcpyDtoDAsync, missing);
+  bind(lib, "cuMemcpyHtoDAsync_v2", a.cuMemcpyHtoDAsync, missing);
+  bind(lib, "cuMemcpyDtoHAsync_v2", a.cuMemcpyDtoHAsync, missing);
   bind(lib, "cuMemsetD8Async", a.cuMemsetD8Async, missing);
   bind(lib, "cuMemsetD16Async", a.cuMemsetD16Async, missing);
   bind(lib, "cuMemsetD32Async", a.cuMemsetD32Async, missing);

@@ -90,6 +90,19 @@ std::shared_ptr<detail::Buffer> CuDevice::allocate(std::size_t bytes) {
   return std::make_shared<CuBuffer>(ptr, bytes, this, true);
 }
 
+std::shared_ptr<void> CuDevice::allocate_host(std::size_t bytes) {
+  if (bytes == 0) throw Error(ErrorCode::invalid_argument, "allocate_host", "bytes", "cannot allocate 0 bytes");
+  make_current(api_, context_);
+  void* p = nullptr;
+  const CUresult status = api_.cuMemHostAlloc(&p, bytes, 0);
+  if (status != CUDA_SUCCESS) {
+    throw Error(ErrorCode::out_of_memory, "allocate_host", "bytes",
+                "could not allocate " + std::to_string(bytes) + " bytes of page-locked host memory (" + error_name(status) + ")");
+  }
+  const Driver* api = &api_;
+  return std::shared_ptr<void>(p, [api](void* q) { api->cuMemFreeHost(q); });
+}
+
 std::shared_ptr<detail::Buffer> CuDevice::wrap_buffer(void* native) {
   make_current(api_, context_);
   const CUdeviceptr ptr = reinterpret_cast<CUdeviceptr>(native);

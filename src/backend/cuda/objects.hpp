@@ -159,6 +159,9 @@ class CuQueue final : public detail::QueueImpl {
  private:
   CUevent begin();
   std::shared_ptr<detail::EventImpl> end(CUevent start);
+  // A small read into pageable memory, through page-locked staging (read_rect says why).
+  std::shared_ptr<detail::EventImpl> read_staged(CUdeviceptr src, std::size_t src_pitch, void* dst, std::size_t dst_pitch,
+                                                 std::size_t row_bytes, std::size_t rows);
 
   CuDevice& device_;
   const Driver& api_;
@@ -167,6 +170,8 @@ class CuQueue final : public detail::QueueImpl {
   std::shared_ptr<EventPool> pool_;
   CUevent origin_ = nullptr;
   std::shared_ptr<void> alive_ = std::make_shared<char>(0);  // expires with the queue (CuPendingEvent)
+  std::mutex staging_mutex_;
+  std::shared_ptr<void> staging_;  // page-locked, kStagingBytes, made on first use
 };
 
 class CuDevice final : public detail::Device {
@@ -175,6 +180,7 @@ class CuDevice final : public detail::Device {
   ~CuDevice() override;
   const DeviceInfo& info() const override { return info_; }
   std::shared_ptr<detail::Buffer> allocate(std::size_t bytes) override;
+  std::shared_ptr<void> allocate_host(std::size_t bytes) override;
   std::shared_ptr<detail::Buffer> wrap_buffer(void* native) override;
   std::shared_ptr<detail::Program> build(std::string_view source, std::string_view options,
                                          std::string_view label) override;
