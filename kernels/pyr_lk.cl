@@ -308,14 +308,63 @@ INLINE float chain_sum(LOCAL const float* c, int len) {
   return acc;
 }
 
-KERNEL REQD_GROUP_SIZE(LK_GROUP, 1, 1) void pyr_lk_level_group(
-    int npoints, int level, int max_level, int use_initial_flow, int get_min_eig, int has_err, int win_w, int win_h,
-    int max_count, double epsilon_sq, float min_eig_threshold, int cols, int rows, CONST_IMAGE_PARAM(uchar, I),
-    CONST_IMAGE_PARAM(short, dI), CONST_IMAGE_PARAM(uchar, J), CONST_ARRAY_PARAM(float, prev_pts),
-    ARRAY_PARAM(float, next_pts), ARRAY_PARAM(uchar, status), ARRAY_PARAM(float, err), LOCAL_PARAM(short, patch),
-    LOCAL_PARAM(float, terms)) {
-  LOCAL_MEM float sums[16];
-  LOCAL_MEM int parts[LK_GROUP];
+/* ---- Integer sums of b (pyr_lk_level_int_sums) ------------------------------------------------
+ * Each of OpenCV's b chains adds integer terms t_i (a product diff * Ix, or for a lane the int sum
+ * of two such products) converted to float, one by one from 0. While every partial sum is an
+ * integer of magnitude <= 2^24 every conversion and every addition is exact, so the chain's float
+ * is the exact integer sum, whatever the order. Any partial sum lies in [-N, P], P the sum of the
+ * chain's positive products and N that of its negative ones (a lane term's positive part is at
+ * most the sum of its two products' positive parts), so P <= 2^24 and N <= 2^24 prove a chain
+ * exact. The window's elements are dealt out by chain class (OpenCV lane pair k: columns
+ * 8c + k and 8c + k + 4; the scalar tail: columns past the last multiple of 8): lanes
+ * [0, 4 class_lanes) take class lid / class_lanes, the next tail_lanes the tail, so each work-item
+ * keeps four integer sums of one class in registers (P and -N of diff * Ix and of diff * Iy). A
+ * chain that is not proven exact is summed in OpenCV's order as in pyr_lk_level_group. */
+#define LK_EXACT_LIMIT (1 << 24)
+#define LK_LANE_CLAMP (1 << 25) /* per work-item sums are clamped here: 32 of them stay below 2^31 */
+
+/* J* - I* of this work-item's elements into pD, and its class sums into red (4 x LK_GROUP ints:
+ * P of diff * Ix, N of diff * Ix (<= 0), the same of diff * Iy). cls 0-3: lane pair class, 4: the
+ * tail, 5: idle; j: this work-item's index among the class's `stride` work-items. */
+INLINE void class_sums(CONST_IMAGE_PARAM(uchar, J), int jx, int jy, int4 w, LOCAL const short* pI, LOCAL const short* pX,
+                       LOCAL const short* pY, LOCAL short* pD, LOCAL int* red, int lid, int cls, int j, int stride, int win_w,
+                       int win_h) {
+  const int chunks = win_w / 8, tail = 8 * chunks;
+  const int row = cls < 4 ? 2 * chunks : win_w - tail; /* the class's elements per window row */
+  int px = 0, nx = 0, py = 0, ny = 0;
+  if (cls < 5 && row > 0) {
+    int y = j / row, r = j - (j / row) * row;
+    while (y < win_h) {
+      const int x = cls < 4 ? 8 * (r >> 1) + cls + 4 * (r & 1) : tail + r;
+      const int e = y * win_w + x;
+      const int diff = sample_image(J, J_offset, J_step, jx + x, jy + y, w) - pI[e];
+      pD[e] = (short)diff;
+      const int tx = diff * pX[e], ty = diff * pY[e];
+      px += max(tx, 0);
+      nx += min(tx, 0);
+      py += max(ty, 0);
+      ny += min(ty, 0);
+      r += stride;
+      while (r >= row) {
+        r -= row;
+        ++y;
+      }
+    }
+  }
+  red[lid] = min(px, LK_LANE_CLAMP);
+  red[LK_GROUP + lid] = max(nx, -LK_LANE_CLAMP);
+  red[2 * LK_GROUP + lid] = min(py, LK_LANE_CLAMP);
+  red[3 * LK_GROUP + lid] = max(ny, -LK_LANE_CLAMP);
+}
+
+/* Pyramidal LK for one level, a work-group per point; int_sums selects the integer b sums above
+ * (the two kernels below are this body with int_sums fixed). */
+INLINE void lk_group_level(int npoints, int level, int max_level, int use_initial_flow, int get_min_eig, int has_err,
+                           int win_w, int win_h, int max_count, double epsilon_sq, float min_eig_threshold, int cols,
+                           int rows, CONST_IMAGE_PARAM(uchar, I), CONST_IMAGE_PARAM(short, dI), CONST_IMAGE_PARAM(uchar, J),
+                           CONST_ARRAY_PARAM(float, prev_pts), ARRAY_PARAM(float, next_pts), ARRAY_PARAM(uchar, status),
+                           ARRAY_PARAM(float, err), LOCAL short* patch, LOCAL float* terms, LOCAL float* sums,
+                           LOCAL int* parts, LOCAL int* red, LOCAL int* exact, const int int_sums, int tail_lanes) {
   const int p = GROUP_ID(0);
   const int lid = LOCAL_ID(0);
   const int area = win_w * win_h;
@@ -365,6 +414,11 @@ KERNEL REQD_GROUP_SIZE(LK_GROUP, 1, 1) void pyr_lk_level_group(
   const int4 wp = bilinear_weights(prev_x - (float)ipx, prev_y - (float)ipy);
   const int chunks = win_w / 8, tail = 8 * chunks, tail_w = win_w - tail;
   const int lb = win_h * chunks, lt = win_h * tail_w; /* lengths of the b chains */
+  /* int_sums: this work-item's chain class and its index among the class's work-items. */
+  const int class_lanes = chunks > 0 ? (LK_GROUP - tail_lanes) / 4 : 0;
+  const int cls = lid < 4 * class_lanes ? lid / class_lanes : (lid < 4 * class_lanes + tail_lanes ? 4 : 5);
+  const int cls_j = cls < 4 ? lid - cls * class_lanes : lid - 4 * class_lanes;
+  const int cls_stride = cls < 4 ? class_lanes : tail_lanes;
 
   const int x0 = lid % win_w, y0 = lid / win_w; /* this work-item's first window element */
   for (int e0 = lid, x = x0, y = y0; e0 < area; e0 += LK_BATCH * LK_GROUP) {
@@ -444,35 +498,61 @@ KERNEL REQD_GROUP_SIZE(LK_GROUP, 1, 1) void pyr_lk_level_group(
       break;
     }
     const int4 wn = bilinear_weights(next_x - (float)inx, next_y - (float)iny);
-    (void)window_differences(J, J_offset, J_step, inx, iny, wn, pI, pD, lid, x0, y0, win_w, win_h);
-    BARRIER_LOCAL();
-    /* The terms of the b chains, element by element. Chains 0-7: OpenCV's b lanes (pair k of
-     * columns 8c + k, 8c + k + 4, made at column 8c + k; Ix in chain 2k, Iy in 2k + 1), lb terms
-     * each, row after row and chunk after chunk; 8-9: the scalar tail sums of b1, b2, lt terms
-     * each, row after row. */
-    for (int e = lid, x = x0, y = y0; e < area; e += LK_GROUP) {
-      if (x >= tail) {
-        const int t = y * tail_w + (x - tail);
-        terms[8 * lb + t] = (float)(pD[e] * pX[e]);
-        terms[8 * lb + lt + t] = (float)(pD[e] * pY[e]);
-      } else if ((x & 7) < 4) {
-        const int k = x & 7, t = y * chunks + (x >> 3);
-        terms[2 * k * lb + t] = (float)(pD[e] * pX[e] + pD[e + 4] * pX[e + 4]);
-        terms[(2 * k + 1) * lb + t] = (float)(pD[e] * pY[e] + pD[e + 4] * pY[e + 4]);
+    bool ordered = true; /* some chain must be summed in OpenCV's order */
+    if (int_sums) {
+      class_sums(J, J_offset, J_step, inx, iny, wn, pI, pX, pY, pD, red, lid, cls, cls_j, cls_stride, win_w, win_h);
+      BARRIER_LOCAL();
+      /* Chain c < 8: class c / 2, diff * Ix (c even) or diff * Iy; 8, 9: the tail's. */
+      if (lid < 10) {
+        const int first = lid < 8 ? (lid >> 1) * class_lanes : 4 * class_lanes;
+        const int count = lid < 8 ? class_lanes : tail_lanes;
+        const int comp = lid < 8 ? (lid & 1) : lid - 8;
+        int pos = 0, neg = 0;
+        for (int i = first; i < first + count; ++i) {
+          pos += red[2 * comp * LK_GROUP + i];
+          neg += red[(2 * comp + 1) * LK_GROUP + i];
+        }
+        const bool proven = pos <= LK_EXACT_LIMIT && neg >= -LK_EXACT_LIMIT;
+        exact[lid] = proven ? 1 : 0;
+        sums[lid] = (float)(pos + neg); /* exact when proven */
       }
-      next_element(&x, &y, win_w);
+      BARRIER_LOCAL();
+      ordered = false;
+      for (int c = 0; c < 10; ++c) ordered = ordered || exact[c] == 0;
+    } else {
+      (void)window_differences(J, J_offset, J_step, inx, iny, wn, pI, pD, lid, x0, y0, win_w, win_h);
+      BARRIER_LOCAL();
     }
-    BARRIER_LOCAL();
-    if (lid < 8) {
-      sums[lid] = chain_sum(terms + lid * lb, lb);
-    } else if (lid < 10) {
-      sums[lid] = chain_sum(terms + 8 * lb + (lid - 8) * lt, lt);
+    if (ordered) {
+      /* The terms of the b chains, element by element. Chains 0-7: OpenCV's b lanes (pair k of
+       * columns 8c + k, 8c + k + 4, made at column 8c + k; Ix in chain 2k, Iy in 2k + 1), lb
+       * terms each, row after row and chunk after chunk; 8-9: the scalar tail sums of b1, b2, lt
+       * terms each, row after row. */
+      for (int e = lid, x = x0, y = y0; e < area; e += LK_GROUP) {
+        if (x >= tail) {
+          const int t = y * tail_w + (x - tail);
+          terms[8 * lb + t] = (float)(pD[e] * pX[e]);
+          terms[8 * lb + lt + t] = (float)(pD[e] * pY[e]);
+        } else if ((x & 7) < 4) {
+          const int k = x & 7, t = y * chunks + (x >> 3);
+          terms[2 * k * lb + t] = (float)(pD[e] * pX[e] + pD[e + 4] * pX[e + 4]);
+          terms[(2 * k + 1) * lb + t] = (float)(pD[e] * pY[e] + pD[e + 4] * pY[e + 4]);
+        }
+        next_element(&x, &y, win_w);
+      }
+      BARRIER_LOCAL();
+      /* One loop for both kinds of chain (only its length differs), so the work-items of a warp
+       * do not take two paths one after the other. */
+      if (lid < 10 && !(int_sums && exact[lid] != 0)) {
+        const bool lane = lid < 8;
+        sums[lid] = chain_sum(terms + (lane ? lid * lb : 8 * lb + (lid - 8) * lt), lane ? lb : lt);
+      }
+      BARRIER_LOCAL();
     }
-    BARRIER_LOCAL();
     /* sums 0-3 are the lanes of OpenCV's qb0 (pairs 0, 1), 4-7 those of qb1 (pairs 2, 3). */
     const float4 s = VEC4(float4, sums[0], sums[1], sums[2], sums[3]) + VEC4(float4, sums[4], sums[5], sums[6], sums[7]);
     const float b1 = (sums[8] + (s.x + s.z)) * FLT_SCALE, b2 = (sums[9] + (s.y + s.w)) * FLT_SCALE;
-    BARRIER_LOCAL(); /* sums and pD are rewritten by the next iteration */
+    BARRIER_LOCAL(); /* sums, exact and pD are rewritten by the next iteration */
     if (lk_update(b1, b2, A11, A12, A22, D, half_x, half_y, j, epsilon_sq, &next_x, &next_y, &out_x, &out_y, &prev_dx, &prev_dy)) break;
   }
   if (writer) {
@@ -509,4 +589,32 @@ KERNEL REQD_GROUP_SIZE(LK_GROUP, 1, 1) void pyr_lk_level_group(
     }
     ARRAY_AT(err, p) = div_rn(e, (float)(32 * win_w * win_h));
   }
+}
+
+#define LK_GROUP_PARAMS                                                                                                  \
+  int npoints, int level, int max_level, int use_initial_flow, int get_min_eig, int has_err, int win_w, int win_h,      \
+      int max_count, double epsilon_sq, float min_eig_threshold, int cols, int rows, CONST_IMAGE_PARAM(uchar, I),        \
+      CONST_IMAGE_PARAM(short, dI), CONST_IMAGE_PARAM(uchar, J), CONST_ARRAY_PARAM(float, prev_pts),                     \
+      ARRAY_PARAM(float, next_pts), ARRAY_PARAM(uchar, status), ARRAY_PARAM(float, err), LOCAL_PARAM(short, patch),     \
+      LOCAL_PARAM(float, terms)
+#define LK_GROUP_ARGS                                                                                                    \
+  npoints, level, max_level, use_initial_flow, get_min_eig, has_err, win_w, win_h, max_count, epsilon_sq,               \
+      min_eig_threshold, cols, rows, I, I_offset, I_step, dI, dI_offset, dI_step, J, J_offset, J_step, prev_pts,         \
+      prev_pts_offset, next_pts, next_pts_offset, status, status_offset, err, err_offset, patch, terms
+
+/* Every b chain summed in OpenCV's order (method opencv). */
+KERNEL REQD_GROUP_SIZE(LK_GROUP, 1, 1) void pyr_lk_level_group(LK_GROUP_PARAMS) {
+  LOCAL_MEM float sums[16];
+  LOCAL_MEM int parts[LK_GROUP];
+  lk_group_level(LK_GROUP_ARGS, sums, parts, parts, parts, 0, 0);
+}
+
+/* The b chains as integer sums where that is proven exact (method opencv_int_sums); tail_lanes:
+ * the work-items given the scalar tail's elements (the host balances the classes). */
+KERNEL REQD_GROUP_SIZE(LK_GROUP, 1, 1) void pyr_lk_level_int_sums(LK_GROUP_PARAMS, int tail_lanes) {
+  LOCAL_MEM float sums[16];
+  LOCAL_MEM int parts[LK_GROUP];
+  LOCAL_MEM int red[4 * LK_GROUP];
+  LOCAL_MEM int exact[16];
+  lk_group_level(LK_GROUP_ARGS, sums, parts, red, exact, 1, tail_lanes);
 }

@@ -1,5 +1,5 @@
 // calc_optical_flow_pyr_lk: checks, then one launch of kernels/pyr_lk.cl per pyramid level, from
-// the coarsest down (method opencv), or the case study's tracker (method seed, pyr_lk_seed.cpp).
+// the coarsest down (OpenCV's methods), or the case study's tracker (method seed, pyr_lk_seed.cpp).
 #include <algorithm>
 #include <array>
 #include <string>
@@ -19,14 +19,38 @@ struct MethodInfo {
 };
 
 // Every method, once: parsing, printing and the CLI's help follow from this table.
-constexpr std::array<MethodInfo, 2> kMethods{{
-    {PyrLkMethod::opencv, "opencv", "cv::calcOpticalFlowPyrLK of OpenCV 4.6 (CPU path), bit exact"},
+constexpr std::array<MethodInfo, 5> kMethods{{
+    {PyrLkMethod::automatic, "auto", "OpenCV's algorithm, bit exact, by the fastest opencv method that applies"},
+    {PyrLkMethod::opencv, "opencv", "cv::calcOpticalFlowPyrLK of OpenCV 4.6 (CPU path), bit exact: a work-group per point"},
+    {PyrLkMethod::opencv_int_sums, "opencv_int_sums", "as opencv, b sums as integers where that is proven exact"},
+    {PyrLkMethod::opencv_item, "opencv_item", "as opencv, one work-item per point"},
     {PyrLkMethod::seed, "seed", "the case study's translation KLT (a different algorithm)"},
 }};
 
 constexpr std::size_t kGroup = 64;
 constexpr std::size_t kPointGroup = 32;              // LK_GROUP in kernels/pyr_lk.cl
 constexpr std::size_t kMaxPatchBytes = 24 * 1024;  // local memory of one point's window samples and terms
+// opencv_int_sums: a work-item's integer sums of up to this many products (each |diff * Ix| <=
+// 8160 * 4080) stay below 2^31.
+constexpr int kMaxClassElements = 60;
+
+// opencv_int_sums deals the window's elements out by OpenCV's b chains: 4 classes of 2 (w / 8) h
+// elements (lane pairs) and the scalar tail's (w % 8) h. Returns the work-items given the tail
+// (the others share the 4 classes equally) that make the longest share shortest, and that share.
+std::pair<int, int> int_sums_lanes(Size win) {
+  const int chunks = win.width / 8, tail_w = win.width % 8;
+  const int per_class = 2 * chunks * win.height, per_tail = tail_w * win.height;
+  const int group = static_cast<int>(kPointGroup);
+  const auto ceil_div = [](int a, int b) { return (a + b - 1) / b; };
+  if (chunks == 0) return {group, ceil_div(per_tail, group)};
+  if (tail_w == 0) return {0, ceil_div(per_class, group / 4)};
+  std::pair<int, int> best{0, 1 << 30};
+  for (int t = 1; t <= group - 4; ++t) {
+    const int longest = std::max(ceil_div(per_class, (group - t) / 4), ceil_div(per_tail, t));
+    if (longest < best.second) best = {t, longest};
+  }
+  return best;
+}
 
 void check_points(Queue& queue, const DeviceArray& a, std::int64_t n, Format format, const char* op, const char* arg) {
   if (a.empty()) throw Error(ErrorCode::invalid_argument, op, arg, "is empty");
@@ -135,21 +159,45 @@ Event calc_optical_flow_pyr_lk(Queue& queue, const OpticalFlowPyramid& prev, con
   const auto [max_count, eps_sq] = effective_criteria(params.criteria);
   const auto program = detail::get_program(queue, "pyr_lk.cl", detail::BuildOptions{}.define("PLINTH_NEED_FP64"));
   const int npoints = static_cast<int>(n);
-  // The group kernel's local memory: the window's samples (4 shorts a pixel) and the float terms
+  // The group kernels' local memory: the window's samples (4 shorts a pixel) and the float terms
   // of the b sums (8 lane chains of win_h * (win_w / 8) terms, 2 tail chains of win_h * (win_w % 8)).
   const auto win_w = static_cast<std::size_t>(params.win_size.width), win_h = static_cast<std::size_t>(params.win_size.height);
   const std::size_t patch_bytes = 4 * sizeof(std::int16_t) * win_w * win_h;
   const std::size_t terms_bytes = sizeof(float) * win_h * (8 * (win_w / 8) + 2 * (win_w % 8));
   const std::uint64_t local_memory = queue.context().device().local_memory;
-  const bool grouped = !params.one_item_per_point && patch_bytes + terms_bytes <= kMaxPatchBytes &&
-                       (local_memory == 0 || patch_bytes + terms_bytes + 1024 <= local_memory);
+  const bool group_fits = patch_bytes + terms_bytes <= kMaxPatchBytes &&
+                          (local_memory == 0 || patch_bytes + terms_bytes + 1024 <= local_memory);
+  const auto [tail_lanes, class_share] = int_sums_lanes(params.win_size);
+  const bool int_sums_fits = group_fits && class_share <= kMaxClassElements;
+  // automatic: opencv_int_sums where it applies. Per iteration it samples the next frame's window
+  // with all 32 work-items, as opencv does, and folds the b products into integer sums in
+  // registers (a few integer operations per sample, every work-item busy); opencv instead writes
+  // the float terms to local memory and then runs OpenCV's 10 chains on 10 of the 32 work-items
+  // (the 21x21 window's scalar tail alone is 105 dependent additions), which is most of its
+  // iteration. Where a chain is not proven exact, opencv_int_sums adds exactly opencv's ordered
+  // pass (its cost then is opencv's plus the integer sums). Then opencv (the sums of a point shared
+  // out over a work-group) where its local memory fits, else one work-item per point.
+  PyrLkMethod method = params.method;
+  if (method == PyrLkMethod::automatic) {
+    method = int_sums_fits ? PyrLkMethod::opencv_int_sums : (group_fits ? PyrLkMethod::opencv : PyrLkMethod::opencv_item);
+  }
+  if ((method == PyrLkMethod::opencv && !group_fits) || (method == PyrLkMethod::opencv_int_sums && !int_sums_fits)) {
+    throw Error(ErrorCode::out_of_range, op, "win_size",
+                std::string("method ") + std::string(to_string(method)) + " does not take a " + std::to_string(win_w) + "x" +
+                    std::to_string(win_h) + " window on this device (local memory" +
+                    (method == PyrLkMethod::opencv_int_sums ? ", or more than " + std::to_string(kMaxClassElements) + " products a work-item" : std::string()) +
+                    "); method opencv_item or auto take it");
+  }
+  const bool grouped = method != PyrLkMethod::opencv_item;
   Event first, last;
   for (int level = max_level; level >= 0; --level) {
     const auto L = static_cast<std::size_t>(level);
     if (prev.levels[L].size() != next.levels[L].size()) {
       throw Error(ErrorCode::invalid_argument, op, "next", "level " + std::to_string(level) + " differs in size from prev's");
     }
-    detail::Launch launch(queue, program, grouped ? "pyr_lk_level_group" : "pyr_lk_level");
+    detail::Launch launch(queue, program,
+                          method == PyrLkMethod::opencv_int_sums ? "pyr_lk_level_int_sums"
+                                                                 : (grouped ? "pyr_lk_level_group" : "pyr_lk_level"));
     launch.arg(npoints).arg(level).arg(max_level);
     launch.arg(static_cast<int>((params.flags & OPTFLOW_USE_INITIAL_FLOW) != 0));
     launch.arg(static_cast<int>((params.flags & OPTFLOW_LK_GET_MIN_EIGENVALS) != 0));
@@ -168,6 +216,7 @@ Event calc_optical_flow_pyr_lk(Queue& queue, const OpticalFlowPyramid& prev, con
     Event e;
     if (grouped) {
       launch.local(patch_bytes).local(terms_bytes);
+      if (method == PyrLkMethod::opencv_int_sums) launch.arg(tail_lanes);
       e = Event(launch.run(detail::range(static_cast<std::size_t>(npoints) * kPointGroup), detail::range(kPointGroup)));
     } else {
       e = Event(launch.run(detail::range(detail::round_up(static_cast<std::size_t>(npoints), kGroup)), detail::range(kGroup)));
@@ -200,7 +249,7 @@ void calc_optical_flow_pyr_lk(Queue& queue, const DeviceImage& prev, const Devic
   const std::int64_t n = static_cast<std::int64_t>(prev_pts.size());
   if (n > max_array_elements / 2) throw Error(ErrorCode::out_of_range, op, "prev_pts", "too many points");
   OpticalFlowPyramid prev_pyr, next_pyr;
-  if (params.method == PyrLkMethod::opencv) {
+  if (params.method != PyrLkMethod::seed) {
     build_optical_flow_pyramid(queue, prev, prev_pyr, params.win_size, params.max_level, true);
     build_optical_flow_pyramid(queue, next, next_pyr, params.win_size, params.max_level, false);
   } else {
