@@ -309,43 +309,73 @@ INLINE float chain_sum(LOCAL const float* c, int len) {
 }
 
 /* ---- Integer sums of b (pyr_lk_level_int_sums) ------------------------------------------------
- * Each of OpenCV's b chains adds integer terms t_i (a product diff * Ix, or for a lane the int sum
- * of two such products) converted to float, one by one from 0. While every partial sum is an
- * integer of magnitude <= 2^24 every conversion and every addition is exact, so the chain's float
- * is the exact integer sum, whatever the order. Any partial sum lies in [-N, P], P the sum of the
- * chain's positive products and N that of its negative ones (a lane term's positive part is at
- * most the sum of its two products' positive parts), so P <= 2^24 and N <= 2^24 prove a chain
- * exact. The window's elements are dealt out by chain class (OpenCV lane pair k: columns
- * 8c + k and 8c + k + 4; the scalar tail: columns past the last multiple of 8): lanes
- * [0, 4 class_lanes) take class lid / class_lanes, the next tail_lanes the tail, so each work-item
- * keeps four integer sums of one class in registers (P and -N of diff * Ix and of diff * Iy). A
- * chain that is not proven exact is summed in OpenCV's order as in pyr_lk_level_group. */
+ * Each of OpenCV's b chains adds integer terms t_i (for a lane pair the int sum of two products
+ * diff * Ix of columns 8c + k and 8c + k + 4, for the scalar tail one product) converted to float,
+ * one by one from 0. While every partial sum is an integer of magnitude <= 2^24 every conversion
+ * and every addition is exact, so the chain's float is the exact integer sum, whatever the order.
+ * Any partial sum lies in [-N, P], P the sum of the chain's positive terms and N that of its
+ * negative ones, so P <= 2^24 and N <= 2^24 prove a chain exact. The window's terms are dealt out
+ * by chain class (lane pair k = 0..3: the terms (row y, chunk c); the tail: (row y, column)):
+ * work-items [0, 4 class_lanes) take class lid / class_lanes, the next tail_lanes the tail, so
+ * each keeps the integer sums of one class in registers: P and -N of the terms of Ix and of Iy.
+ * Each work-item also stores its terms as floats where pyr_lk_level_group's terms pass would, so
+ * that a chain not proven exact is summed in OpenCV's order right away. */
 #define LK_EXACT_LIMIT (1 << 24)
 #define LK_LANE_CLAMP (1 << 25) /* per work-item sums are clamped here: 32 of them stay below 2^31 */
 
-/* J* - I* of this work-item's elements into pD, and its class sums into red (4 x LK_GROUP ints:
- * P of diff * Ix, N of diff * Ix (<= 0), the same of diff * Iy). cls 0-3: lane pair class, 4: the
- * tail, 5: idle; j: this work-item's index among the class's `stride` work-items. */
+/* This work-item's terms of the window at (jx, jy) in J (weights w) into terms, and its class sums
+ * into red (4 x LK_GROUP ints: P of the Ix terms, -N of them, the same for Iy). cls 0-3: lane
+ * pair class, 4: the tail, 5: idle; j: this work-item's index among the class's `stride`. Every
+ * step takes two samples, so that all work-items of a warp run the same number of steps: a lane
+ * pair's term (row y, chunk c: columns 8c + cls and 8c + cls + 4), or two consecutive tail terms
+ * (in the tail's row-major order). */
 INLINE void class_sums(CONST_IMAGE_PARAM(uchar, J), int jx, int jy, int4 w, LOCAL const short* pI, LOCAL const short* pX,
-                       LOCAL const short* pY, LOCAL short* pD, LOCAL int* red, int lid, int cls, int j, int stride, int win_w,
-                       int win_h) {
-  const int chunks = win_w / 8, tail = 8 * chunks;
-  const int row = cls < 4 ? 2 * chunks : win_w - tail; /* the class's elements per window row */
+                       LOCAL const short* pY, LOCAL float* terms, LOCAL int* red, int lid, int cls, int j, int stride,
+                       int win_w, int win_h) {
+  const int chunks = win_w / 8, tail = 8 * chunks, tail_w = win_w - tail;
+  const int lb = win_h * chunks, lt = win_h * tail_w;
+  const bool pair = cls < 4;
+  const int row = pair ? chunks : tail_w; /* the class's elements per window row */
   int px = 0, nx = 0, py = 0, ny = 0;
   if (cls < 5 && row > 0) {
-    int y = j / row, r = j - (j / row) * row;
-    while (y < win_h) {
-      const int x = cls < 4 ? 8 * (r >> 1) + cls + 4 * (r & 1) : tail + r;
-      const int e = y * win_w + x;
-      const int diff = sample_image(J, J_offset, J_step, jx + x, jy + y, w) - pI[e];
-      pD[e] = (short)diff;
-      const int tx = diff * pX[e], ty = diff * pY[e];
-      px += max(tx, 0);
-      nx += min(tx, 0);
-      py += max(ty, 0);
-      ny += min(ty, 0);
-      r += stride;
-      while (r >= row) {
+    /* Element q = y * row + r of the class (pairs: term q; tail: term q, two per step), advanced
+     * by `step` without divisions. */
+    const int per_step = pair ? 1 : 2, step = per_step * stride, count = win_h * row;
+    const int dy = step / row, dr = step - dy * row;
+    int q = per_step * j, y = q / row, r = q - (q / row) * row;
+    LOCAL float* tx_out = pair ? terms + 2 * cls * lb : terms + 8 * lb;
+    LOCAL float* ty_out = pair ? terms + (2 * cls + 1) * lb : terms + 8 * lb + lt;
+    for (; q < count; q += step) {
+      const int xa = pair ? 8 * r + cls : tail + r;
+      /* The second sample: the pair's column + 4, or the next tail term (wrapping to the next
+       * row; past the last one it samples the window's last pixel and keeps nothing). */
+      const bool wrap = !pair && r + 1 == tail_w;
+      const bool second = pair || q + 1 < count;
+      const int xb = pair ? xa + 4 : (wrap ? tail : xa + 1), yb = wrap && second ? y + 1 : y;
+      const int ea = y * win_w + xa, eb = yb * win_w + xb;
+      const int da = sample_image(J, J_offset, J_step, jx + xa, jy + y, w) - pI[ea];
+      const int db = sample_image(J, J_offset, J_step, jx + xb, jy + yb, w) - pI[eb];
+      int ta = da * pX[ea], tb = second ? db * pX[eb] : 0;
+      int ua = da * pY[ea], ub = second ? db * pY[eb] : 0;
+      if (pair) {
+        ta += tb;
+        tb = 0;
+        ua += ub;
+        ub = 0;
+      }
+      tx_out[q] = (float)ta;
+      ty_out[q] = (float)ua;
+      if (!pair && second) {
+        tx_out[q + 1] = (float)tb;
+        ty_out[q + 1] = (float)ub;
+      }
+      px += max(ta, 0) + max(tb, 0);
+      nx += min(ta, 0) + min(tb, 0);
+      py += max(ua, 0) + max(ub, 0);
+      ny += min(ua, 0) + min(ub, 0);
+      r += dr;
+      y += dy;
+      if (r >= row) {
         r -= row;
         ++y;
       }
@@ -500,7 +530,7 @@ INLINE void lk_group_level(int npoints, int level, int max_level, int use_initia
     const int4 wn = bilinear_weights(next_x - (float)inx, next_y - (float)iny);
     bool ordered = true; /* some chain must be summed in OpenCV's order */
     if (int_sums) {
-      class_sums(J, J_offset, J_step, inx, iny, wn, pI, pX, pY, pD, red, lid, cls, cls_j, cls_stride, win_w, win_h);
+      class_sums(J, J_offset, J_step, inx, iny, wn, pI, pX, pY, terms, red, lid, cls, cls_j, cls_stride, win_w, win_h);
       BARRIER_LOCAL();
       /* Chain c < 8: class c / 2, diff * Ix (c even) or diff * Iy; 8, 9: the tail's. */
       if (lid < 10) {
@@ -523,11 +553,11 @@ INLINE void lk_group_level(int npoints, int level, int max_level, int use_initia
       (void)window_differences(J, J_offset, J_step, inx, iny, wn, pI, pD, lid, x0, y0, win_w, win_h);
       BARRIER_LOCAL();
     }
-    if (ordered) {
+    if (ordered && !int_sums) {
       /* The terms of the b chains, element by element. Chains 0-7: OpenCV's b lanes (pair k of
        * columns 8c + k, 8c + k + 4, made at column 8c + k; Ix in chain 2k, Iy in 2k + 1), lb
        * terms each, row after row and chunk after chunk; 8-9: the scalar tail sums of b1, b2, lt
-       * terms each, row after row. */
+       * terms each, row after row. (int_sums: class_sums stored them.) */
       for (int e = lid, x = x0, y = y0; e < area; e += LK_GROUP) {
         if (x >= tail) {
           const int t = y * tail_w + (x - tail);
@@ -541,6 +571,8 @@ INLINE void lk_group_level(int npoints, int level, int max_level, int use_initia
         next_element(&x, &y, win_w);
       }
       BARRIER_LOCAL();
+    }
+    if (ordered) {
       /* One loop for both kinds of chain (only its length differs), so the work-items of a warp
        * do not take two paths one after the other. */
       if (lid < 10 && !(int_sums && exact[lid] != 0)) {

@@ -34,20 +34,21 @@ constexpr std::size_t kMaxPatchBytes = 24 * 1024;  // local memory of one point'
 // 8160 * 4080) stay below 2^31.
 constexpr int kMaxClassElements = 60;
 
-// opencv_int_sums deals the window's elements out by OpenCV's b chains: 4 classes of 2 (w / 8) h
-// elements (lane pairs) and the scalar tail's (w % 8) h. Returns the work-items given the tail
-// (the others share the 4 classes equally) that make the longest share shortest, and that share.
+// opencv_int_sums deals the b chains' terms out by chain class: 4 classes of (w / 8) h terms
+// (OpenCV's lane pairs: two samples each) and the scalar tail's (w % 8) h terms (one sample each,
+// taken two at a time). Returns the work-items given the tail (the others share the 4 classes
+// equally) that make the most steps of a work-item fewest, and the samples of those steps.
 std::pair<int, int> int_sums_lanes(Size win) {
   const int chunks = win.width / 8, tail_w = win.width % 8;
-  const int per_class = 2 * chunks * win.height, per_tail = tail_w * win.height;
+  const int class_steps = chunks * win.height, tail_steps = (tail_w * win.height + 1) / 2;
   const int group = static_cast<int>(kPointGroup);
   const auto ceil_div = [](int a, int b) { return (a + b - 1) / b; };
-  if (chunks == 0) return {group, ceil_div(per_tail, group)};
-  if (tail_w == 0) return {0, ceil_div(per_class, group / 4)};
+  if (chunks == 0) return {group, 2 * ceil_div(tail_steps, group)};
+  if (tail_w == 0) return {0, 2 * ceil_div(class_steps, group / 4)};
   std::pair<int, int> best{0, 1 << 30};
   for (int t = 1; t <= group - 4; ++t) {
-    const int longest = std::max(ceil_div(per_class, (group - t) / 4), ceil_div(per_tail, t));
-    if (longest < best.second) best = {t, longest};
+    const int steps = std::max(ceil_div(class_steps, (group - t) / 4), ceil_div(tail_steps, t));
+    if (2 * steps < best.second) best = {t, 2 * steps};
   }
   return best;
 }
