@@ -170,17 +170,22 @@ Event calc_optical_flow_pyr_lk(Queue& queue, const OpticalFlowPyramid& prev, con
                           (local_memory == 0 || patch_bytes + terms_bytes + 1024 <= local_memory);
   const auto [tail_lanes, class_share] = int_sums_lanes(params.win_size);
   const bool int_sums_fits = group_fits && class_share <= kMaxClassElements;
-  // automatic: opencv_int_sums where it applies. Per iteration it samples the next frame's window
-  // with all 32 work-items, as opencv does, and folds the b products into integer sums in
-  // registers (a few integer operations per sample, every work-item busy); opencv instead writes
-  // the float terms to local memory and then runs OpenCV's 10 chains on 10 of the 32 work-items
-  // (the 21x21 window's scalar tail alone is 105 dependent additions), which is most of its
-  // iteration. Where a chain is not proven exact, opencv_int_sums adds exactly opencv's ordered
-  // pass (its cost then is opencv's plus the integer sums). Then opencv (the sums of a point shared
-  // out over a work-group) where its local memory fits, else one work-item per point.
+  // automatic on GPUs: opencv_int_sums where it applies. Per iteration both sample the next
+  // frame's window with all 32 work-items of a point; opencv then writes the b chains' float terms
+  // in a second pass over the window (about 75 SASS instructions an element on sm_90, branches for
+  // both kinds of term) and runs OpenCV's 10 chains on 10 of the 32 work-items (the 21x21 window's
+  // scalar tail alone is 105 dependent additions), about 1900 warp instructions an iteration at
+  // 21x21. opencv_int_sums folds the terms into integer sums in registers as it samples (about 56
+  // instructions a sample, every work-item taking the same number of steps), about 950 in all, and
+  // where a chain is not proven exact (a quarter of the iterations on the test videos) adds only
+  // that chain's ordered sum. Then opencv (a point's sums shared out over a work-group) where its
+  // local memory fits, else one work-item per point. On CPUs (PoCL, which runs a work-group as
+  // loops) opencv_int_sums' per-class paths measured slower than opencv here (3300 points at
+  // 320x240: 571 against 450 ms), so there it is opencv.
   PyrLkMethod method = params.method;
   if (method == PyrLkMethod::automatic) {
-    method = int_sums_fits ? PyrLkMethod::opencv_int_sums : (group_fits ? PyrLkMethod::opencv : PyrLkMethod::opencv_item);
+    const bool cpu = queue.context().device().type == DeviceType::cpu;
+    method = int_sums_fits && !cpu ? PyrLkMethod::opencv_int_sums : (group_fits ? PyrLkMethod::opencv : PyrLkMethod::opencv_item);
   }
   if ((method == PyrLkMethod::opencv && !group_fits) || (method == PyrLkMethod::opencv_int_sums && !int_sums_fits)) {
     throw Error(ErrorCode::out_of_range, op, "win_size",
