@@ -471,30 +471,23 @@ INLINE void lk_group_level(int npoints, int level, int max_level, int use_initia
     }
   }
   BARRIER_LOCAL();
-  /* Chains 0-11: lane (lid % 4) of A11, A12, A22 (lid / 4); 12-14: the scalar tail sums. */
-  if (lid < 12) {
-    const int k = lid % 4, q = lid / 4;
+  /* Chains 0-11: lane k = lid % 4 of A11, A12, A22 (lid / 4), columns 8c + k and 8c + 4 + k row
+   * after row; 12-14: the scalar tail sums of A11, A12, A22. One loop for both kinds (only the
+   * walk differs), so that a warp does not run them one after the other. Each product is exact in
+   * float (|Ix* Iy*| <= 4080^2 < 2^24), so the int product converted equals OpenCV's float one. */
+  if (lid < 15) {
+    const bool lane = lid < 12;
+    const int k = lid % 4, q = lane ? lid / 4 : lid - 12;
+    LOCAL const short* fa = q == 2 ? pY : pX;
+    LOCAL const short* fb = q == 0 ? pX : pY;
+    /* A row's elements: lane chains columns 4r + k (8c + k, 8c + 4 + k, ...), r < 2 chunks; tail
+     * chains tail + r, r < tail_w. */
+    const int row = lane ? 2 * chunks : tail_w, x0 = lane ? k : tail, dx = lane ? 4 : 1;
     float acc = 0.0f;
     for (int y = 0; y < win_h; ++y) {
-      for (int c = 0; c < chunks; ++c) {
-        for (int h4 = 0; h4 < 2; ++h4) {
-          const int e = y * win_w + 8 * c + 4 * h4 + k;
-          const float fx = (float)pX[e], fy = (float)pY[e];
-          const float prod = q == 0 ? fx * fx : (q == 1 ? fx * fy : fy * fy);
-          acc = prod + acc;
-        }
-      }
-    }
-    sums[lid] = acc;
-  } else if (lid < 15) {
-    const int q = lid - 12;
-    float acc = 0.0f;
-    for (int y = 0; y < win_h; ++y) {
-      for (int x = tail; x < win_w; ++x) {
-        const int e = y * win_w + x;
-        const int ix = pX[e], iy = pY[e];
-        acc += (float)(q == 0 ? ix * ix : (q == 1 ? ix * iy : iy * iy));
-      }
+      LOCAL const short* a = fa + y * win_w + x0;
+      LOCAL const short* b = fb + y * win_w + x0;
+      for (int r = 0; r < row; ++r) acc += (float)(a[dx * r] * b[dx * r]);
     }
     sums[lid] = acc;
   }
