@@ -323,20 +323,24 @@ INLINE float chain_sum(LOCAL const float* c, int len) {
 #define LK_EXACT_LIMIT (1 << 24)
 #define LK_LANE_CLAMP (1 << 25) /* per work-item sums are clamped here: 32 of them stay below 2^31 */
 
-/* This work-item's terms of the window at (jx, jy) in J (weights w) into terms, and its class sums
- * into red (4 x LK_GROUP ints: P of the Ix terms, -N of them, the same for Iy). cls 0-3: lane
- * pair class, 4: the tail, 5: idle; j: this work-item's index among the class's `stride`. Every
- * step takes two samples, so that all work-items of a warp run the same number of steps: a lane
- * pair's term (row y, chunk c: columns 8c + cls and 8c + cls + 4), or two consecutive tail terms
- * (in the tail's row-major order). */
+/* This work-item's share of the integer sums of its class, into red (4 x LK_GROUP ints, each
+ * clamped to +-LK_LANE_CLAMP). cls 0-3: lane pair class, 4: the tail, 5: idle; j: this work-item's
+ * index among the class's `stride`. Every step takes two window elements, so that all work-items
+ * of a warp run the same number of steps: a lane pair's (row y, chunk c: columns 8c + cls and
+ * 8c + cls + 4), or two consecutive tail elements (in the tail's row-major order).
+ *  - a_terms: the template's products Ix*^2, Ix* Iy*, Iy*^2 (each its own term of A's chains):
+ *    red rows P11, P12, -N12, P22;
+ *  - else the b terms of the window at (jx, jy) in J (weights w): a lane pair's term is the int
+ *    sum of the two products diff * Ix* (diff * Iy*); red rows P, -N of the Ix terms, of the Iy
+ *    terms. The terms are also stored as floats (terms, the layout of the ordered chains). */
 INLINE void class_sums(CONST_IMAGE_PARAM(uchar, J), int jx, int jy, int4 w, LOCAL const short* pI, LOCAL const short* pX,
                        LOCAL const short* pY, LOCAL float* terms, LOCAL int* red, int lid, int cls, int j, int stride,
-                       int win_w, int win_h) {
+                       int win_w, int win_h, const int a_terms) {
   const int chunks = win_w / 8, tail = 8 * chunks, tail_w = win_w - tail;
   const int lb = win_h * chunks, lt = win_h * tail_w;
   const bool pair = cls < 4;
   const int row = pair ? chunks : tail_w; /* the class's elements per window row */
-  int px = 0, nx = 0, py = 0, ny = 0;
+  int s0 = 0, s1 = 0, s2 = 0, s3 = 0;
   if (cls < 5 && row > 0) {
     /* Element q = y * row + r of the class (pairs: term q; tail: term q, two per step), advanced
      * by `step` without divisions. */
@@ -347,32 +351,41 @@ INLINE void class_sums(CONST_IMAGE_PARAM(uchar, J), int jx, int jy, int4 w, LOCA
     LOCAL float* ty_out = pair ? terms + (2 * cls + 1) * lb : terms + 8 * lb + lt;
     for (; q < count; q += step) {
       const int xa = pair ? 8 * r + cls : tail + r;
-      /* The second sample: the pair's column + 4, or the next tail term (wrapping to the next
-       * row; past the last one it samples the window's last pixel and keeps nothing). */
+      /* The second element: the pair's column + 4, or the next tail element (wrapping to the
+       * next row; past the last one it reads the window's last pixel and keeps nothing). */
       const bool wrap = !pair && r + 1 == tail_w;
       const bool second = pair || q + 1 < count;
       const int xb = pair ? xa + 4 : (wrap ? tail : xa + 1), yb = wrap && second ? y + 1 : y;
       const int ea = y * win_w + xa, eb = yb * win_w + xb;
-      const int da = sample_image(J, J_offset, J_step, jx + xa, jy + y, w) - pI[ea];
-      const int db = sample_image(J, J_offset, J_step, jx + xb, jy + yb, w) - pI[eb];
-      int ta = da * pX[ea], tb = second ? db * pX[eb] : 0;
-      int ua = da * pY[ea], ub = second ? db * pY[eb] : 0;
-      if (pair) {
-        ta += tb;
-        tb = 0;
-        ua += ub;
-        ub = 0;
+      if (a_terms) {
+        const int gxa = pX[ea], gya = pY[ea], gxb = second ? pX[eb] : 0, gyb = second ? pY[eb] : 0;
+        const int ca = gxa * gya, cb = gxb * gyb;
+        s0 += gxa * gxa + gxb * gxb;
+        s1 += max(ca, 0) + max(cb, 0);
+        s2 += min(ca, 0) + min(cb, 0);
+        s3 += gya * gya + gyb * gyb;
+      } else {
+        const int da = sample_image(J, J_offset, J_step, jx + xa, jy + y, w) - pI[ea];
+        const int db = sample_image(J, J_offset, J_step, jx + xb, jy + yb, w) - pI[eb];
+        int ta = da * pX[ea], tb = second ? db * pX[eb] : 0;
+        int ua = da * pY[ea], ub = second ? db * pY[eb] : 0;
+        if (pair) {
+          ta += tb;
+          tb = 0;
+          ua += ub;
+          ub = 0;
+        }
+        tx_out[q] = (float)ta;
+        ty_out[q] = (float)ua;
+        if (!pair && second) {
+          tx_out[q + 1] = (float)tb;
+          ty_out[q + 1] = (float)ub;
+        }
+        s0 += max(ta, 0) + max(tb, 0);
+        s1 += min(ta, 0) + min(tb, 0);
+        s2 += max(ua, 0) + max(ub, 0);
+        s3 += min(ua, 0) + min(ub, 0);
       }
-      tx_out[q] = (float)ta;
-      ty_out[q] = (float)ua;
-      if (!pair && second) {
-        tx_out[q + 1] = (float)tb;
-        ty_out[q + 1] = (float)ub;
-      }
-      px += max(ta, 0) + max(tb, 0);
-      nx += min(ta, 0) + min(tb, 0);
-      py += max(ua, 0) + max(ub, 0);
-      ny += min(ua, 0) + min(ub, 0);
       r += dr;
       y += dy;
       if (r >= row) {
@@ -381,10 +394,23 @@ INLINE void class_sums(CONST_IMAGE_PARAM(uchar, J), int jx, int jy, int4 w, LOCA
       }
     }
   }
-  red[lid] = min(px, LK_LANE_CLAMP);
-  red[LK_GROUP + lid] = max(nx, -LK_LANE_CLAMP);
-  red[2 * LK_GROUP + lid] = min(py, LK_LANE_CLAMP);
-  red[3 * LK_GROUP + lid] = max(ny, -LK_LANE_CLAMP);
+  red[lid] = clamp(s0, -LK_LANE_CLAMP, LK_LANE_CLAMP);
+  red[LK_GROUP + lid] = clamp(s1, -LK_LANE_CLAMP, LK_LANE_CLAMP);
+  red[2 * LK_GROUP + lid] = clamp(s2, -LK_LANE_CLAMP, LK_LANE_CLAMP);
+  red[3 * LK_GROUP + lid] = clamp(s3, -LK_LANE_CLAMP, LK_LANE_CLAMP);
+}
+
+/* Chain c's integer sum from red: the work-items first .. first + count - 1, P in row ip, -N in row
+ * in (none if in < 0). exact[c]: proven exact (P, N <= 2^24); sums[c]: its float, exact when proven. */
+INLINE void prove_chain(LOCAL const int* red, int first, int count, int ip, int in, LOCAL float* sums, LOCAL int* exact,
+                        int c) {
+  int pos = 0, neg = 0;
+  for (int i = first; i < first + count; ++i) {
+    pos += red[ip * LK_GROUP + i];
+    if (in >= 0) neg += red[in * LK_GROUP + i];
+  }
+  exact[c] = pos <= LK_EXACT_LIMIT && neg >= -LK_EXACT_LIMIT ? 1 : 0;
+  sums[c] = (float)(pos + neg);
 }
 
 /* Pyramidal LK for one level, a work-group per point; int_sums selects the integer b sums above
@@ -475,7 +501,19 @@ INLINE void lk_group_level(int npoints, int level, int max_level, int use_initia
    * after row; 12-14: the scalar tail sums of A11, A12, A22. One loop for both kinds (only the
    * walk differs), so that a warp does not run them one after the other. Each product is exact in
    * float (|Ix* Iy*| <= 4080^2 < 2^24), so the int product converted equals OpenCV's float one. */
-  if (lid < 15) {
+  if (int_sums) {
+    /* A's chains as integer sums where proven exact (as b's, below): chain c < 12 is class c % 4,
+     * 12-14 the tail's; rows of red: P11, P12, -N12, P22. */
+    class_sums(J, J_offset, J_step, 0, 0, wp, pI, pX, pY, terms, red, lid, cls, cls_j, cls_stride, win_w, win_h, 1);
+    BARRIER_LOCAL();
+    if (lid < 15) {
+      const int q = lid < 12 ? lid / 4 : lid - 12;
+      prove_chain(red, lid < 12 ? (lid % 4) * class_lanes : 4 * class_lanes, lid < 12 ? class_lanes : tail_lanes,
+                  q == 0 ? 0 : (q == 1 ? 1 : 3), q == 1 ? 2 : -1, sums, exact, lid);
+    }
+    BARRIER_LOCAL();
+  }
+  if (lid < 15 && !(int_sums && exact[lid] != 0)) {
     const bool lane = lid < 12;
     const int k = lid % 4, q = lane ? lid / 4 : lid - 12;
     LOCAL const short* fa = q == 2 ? pY : pX;
@@ -495,7 +533,7 @@ INLINE void lk_group_level(int npoints, int level, int max_level, int use_initia
   const float A11 = (sums[12] + reduce4(VEC4(float4, sums[0], sums[1], sums[2], sums[3]))) * FLT_SCALE;
   const float A12 = (sums[13] + reduce4(VEC4(float4, sums[4], sums[5], sums[6], sums[7]))) * FLT_SCALE;
   const float A22 = (sums[14] + reduce4(VEC4(float4, sums[8], sums[9], sums[10], sums[11]))) * FLT_SCALE;
-  BARRIER_LOCAL(); /* sums is reused below */
+  BARRIER_LOCAL(); /* sums and exact are reused below */
 
   float D = A11 * A22 - A12 * A12;
   const float min_eig = min_eigenvalue(A11, A12, A22, win_w, win_h);
@@ -523,21 +561,13 @@ INLINE void lk_group_level(int npoints, int level, int max_level, int use_initia
     const int4 wn = bilinear_weights(next_x - (float)inx, next_y - (float)iny);
     bool ordered = true; /* some chain must be summed in OpenCV's order */
     if (int_sums) {
-      class_sums(J, J_offset, J_step, inx, iny, wn, pI, pX, pY, terms, red, lid, cls, cls_j, cls_stride, win_w, win_h);
+      class_sums(J, J_offset, J_step, inx, iny, wn, pI, pX, pY, terms, red, lid, cls, cls_j, cls_stride, win_w, win_h, 0);
       BARRIER_LOCAL();
       /* Chain c < 8: class c / 2, diff * Ix (c even) or diff * Iy; 8, 9: the tail's. */
       if (lid < 10) {
-        const int first = lid < 8 ? (lid >> 1) * class_lanes : 4 * class_lanes;
-        const int count = lid < 8 ? class_lanes : tail_lanes;
         const int comp = lid < 8 ? (lid & 1) : lid - 8;
-        int pos = 0, neg = 0;
-        for (int i = first; i < first + count; ++i) {
-          pos += red[2 * comp * LK_GROUP + i];
-          neg += red[(2 * comp + 1) * LK_GROUP + i];
-        }
-        const bool proven = pos <= LK_EXACT_LIMIT && neg >= -LK_EXACT_LIMIT;
-        exact[lid] = proven ? 1 : 0;
-        sums[lid] = (float)(pos + neg); /* exact when proven */
+        prove_chain(red, lid < 8 ? (lid >> 1) * class_lanes : 4 * class_lanes, lid < 8 ? class_lanes : tail_lanes, 2 * comp,
+                    2 * comp + 1, sums, exact, lid);
       }
       BARRIER_LOCAL();
       ordered = false;
