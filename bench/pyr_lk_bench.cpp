@@ -1,7 +1,8 @@
 // Benchmark cases of calc_optical_flow_pyr_lk (include/plinth/klt.hpp), both pyramids included in
 // every run (build_optical_flow_pyramid of prev with derivatives and of next, then the tracker):
-//   OpenCV's algorithm by each of its methods (opencv: ordered chains, opencv_int_sums: integer b
-//   sums where exact, auto: the one calc_optical_flow_pyr_lk picks), 10k / 100k / 3300 points,
+//   OpenCV's algorithm by each of its methods (opencv: ordered chains, opencv_int_sums: integer
+//   sums where exact, opencv_fused: the same in one launch, auto: the one calc_optical_flow_pyr_lk
+//   picks), 10k / 100k / 3300 points,
 //   21x21, maxLevel 3 (the targets at 1920x1080); opencv_item at 10k points;
 //   seed, 3300 points, 16x16, 3 levels of 1/4 size steps (the case study's case at 640x480).
 // The frames are a procedural texture that bench/peers/opencv_pyr_lk_peer.py computes bit for
@@ -99,7 +100,7 @@ std::vector<Case> make_cases(Env& env) {
   }
   const int sets = std::min(env.settings.input_sets, 8);
   std::vector<Config> configs;
-  for (PyrLkMethod m : {PyrLkMethod::automatic, PyrLkMethod::opencv, PyrLkMethod::opencv_int_sums}) {
+  for (PyrLkMethod m : {PyrLkMethod::automatic, PyrLkMethod::opencv, PyrLkMethod::opencv_int_sums, PyrLkMethod::opencv_fused}) {
     for (int points : {10000, 100000, 3300}) configs.push_back({m, points, 21, 3});
   }
   configs.push_back({PyrLkMethod::opencv_item, 10000, 21, 3});

@@ -673,3 +673,40 @@ KERNEL REQD_GROUP_SIZE(LK_GROUP, 1, 1) void pyr_lk_level_int_sums(LK_GROUP_PARAM
   LOCAL_MEM int exact[16];
   lk_group_level(LK_GROUP_ARGS, sums, parts, red, exact, 1, tail_lanes);
 }
+
+/* Method opencv_fused: opencv_int_sums for levels top .. 0 (top < LK_FUSED_LEVELS) in one launch:
+ * each work-group takes its point through these levels, coarsest first (the levels of a point
+ * follow one another anyway; one launch leaves no idle tail between levels). Levels above top, if
+ * any, ran before as pyr_lk_level_int_sums. A level's next_pts is written by work-item 0 and read
+ * by all at the next level: the barrier between the levels orders that. Levels above top are not
+ * read (the host passes level 0's images there). */
+#define LK_FUSED_LEVELS 4
+/* One-warp groups resident on an SM at once (sm_90 holds at most 32 groups): the registers stay
+ * within the 64 a work-item of the per-level kernels has (selecting a level's images takes some). */
+#define LK_RESIDENT 32
+#define LK_LEVEL_PARAMS(n) \
+  CONST_IMAGE_PARAM(uchar, I##n), CONST_IMAGE_PARAM(short, dI##n), CONST_IMAGE_PARAM(uchar, J##n), int cols##n, int rows##n
+KERNEL REQD_GROUP_SIZE_RESIDENT(LK_GROUP, LK_RESIDENT) void pyr_lk_levels_int_sums(
+    int npoints, int top, int max_level, int use_initial_flow, int get_min_eig, int has_err, int win_w, int win_h,
+    int max_count, double epsilon_sq, float min_eig_threshold, LK_LEVEL_PARAMS(0), LK_LEVEL_PARAMS(1), LK_LEVEL_PARAMS(2),
+    LK_LEVEL_PARAMS(3), CONST_ARRAY_PARAM(float, prev_pts), ARRAY_PARAM(float, next_pts), ARRAY_PARAM(uchar, status),
+    ARRAY_PARAM(float, err), LOCAL_PARAM(short, patch), LOCAL_PARAM(float, terms), int tail_lanes) {
+  LOCAL_MEM float sums[16];
+  LOCAL_MEM int parts[LK_GROUP];
+  LOCAL_MEM int red[4 * LK_GROUP];
+  LOCAL_MEM int exact[16];
+  for (int level = top; level >= 0; --level) {
+    BARRIER_ALL();
+#define LK_PICK(name, part) \
+  (level == 0 ? name##0##part : (level == 1 ? name##1##part : (level == 2 ? name##2##part : name##3##part)))
+    GLOBAL const uchar* I = LK_PICK(I, );
+    GLOBAL const short* dI = LK_PICK(dI, );
+    GLOBAL const uchar* J = LK_PICK(J, );
+    const int I_offset = LK_PICK(I, _offset), I_step = LK_PICK(I, _step);
+    const int dI_offset = LK_PICK(dI, _offset), dI_step = LK_PICK(dI, _step);
+    const int J_offset = LK_PICK(J, _offset), J_step = LK_PICK(J, _step);
+    const int cols = LK_PICK(cols, ), rows = LK_PICK(rows, );
+#undef LK_PICK
+    lk_group_level(LK_GROUP_ARGS, sums, parts, red, exact, 1, tail_lanes);
+  }
+}

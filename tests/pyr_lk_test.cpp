@@ -1,4 +1,4 @@
-// calc_optical_flow_pyr_lk (OpenCV's methods: opencv, opencv_int_sums, opencv_item, auto) against OpenCV 4.6's cv::calcOpticalFlowPyrLK, bit for
+// calc_optical_flow_pyr_lk (OpenCV's methods: opencv, opencv_int_sums, opencv_fused, opencv_item, auto) against OpenCV 4.6's cv::calcOpticalFlowPyrLK, bit for
 // bit (the pyramids: tests/optical_flow_pyramid_test.cpp): next points, status and
 // err, over window sizes, pyramid depths, points near and outside the borders, initial flow,
 // min-eigenvalue output and real video frames. Method seed against a known synthetic translation.
@@ -60,8 +60,8 @@ bool same_float(float a, float b) {
 }
 
 // OpenCV's algorithm on the device: every method must give OpenCV's bits.
-constexpr PyrLkMethod kOpenCvMethods[] = {PyrLkMethod::opencv, PyrLkMethod::opencv_int_sums, PyrLkMethod::opencv_item,
-                                          PyrLkMethod::automatic};
+constexpr PyrLkMethod kOpenCvMethods[] = {PyrLkMethod::opencv, PyrLkMethod::opencv_int_sums, PyrLkMethod::opencv_fused,
+                                          PyrLkMethod::opencv_item, PyrLkMethod::automatic};
 
 struct Track {
   cv::Size win{21, 21};
@@ -295,8 +295,8 @@ TEST(PyrLk, BadArgumentsThrow) {
   build_optical_flow_pyramid(queue(), queue().upload(from_mat(textured(41, 30, 14))), other, {5, 5}, 1);
   EXPECT_TRUE(throws_code([&] { calc_optical_flow_pyr_lk(queue(), pyr, other, pts, nxt, st, er, params); }, ErrorCode::invalid_argument));
   EXPECT_TRUE(throws_code([] { parse_pyr_lk_method("fast"); }, ErrorCode::invalid_argument));
-  for (PyrLkMethod m : {PyrLkMethod::automatic, PyrLkMethod::opencv, PyrLkMethod::opencv_int_sums, PyrLkMethod::opencv_item,
-                        PyrLkMethod::seed}) {
+  for (PyrLkMethod m : {PyrLkMethod::automatic, PyrLkMethod::opencv, PyrLkMethod::opencv_int_sums, PyrLkMethod::opencv_fused,
+                        PyrLkMethod::opencv_item, PyrLkMethod::seed}) {
     EXPECT_EQ(parse_pyr_lk_method(to_string(m)), m);
   }
   // A window whose integer sums could overflow a work-item's int: opencv_int_sums refuses it.

@@ -6,7 +6,7 @@
 //   calc_optical_flow_pyr_lk, method opencv: cv::calcOpticalFlowPyrLK of OpenCV 4.6's CPU path,
 //     next points, status and err bit identical (its integer patch arithmetic and its float
 //     summation order; not OpenCV's own OpenCL path).
-//     Methods opencv, opencv_int_sums and opencv_item are three mappings of it onto the device
+//     Methods opencv, opencv_int_sums, opencv_fused and opencv_item are mappings of it onto the device
 //     (the same bits); automatic picks the fastest that applies.
 //   method seed: the case study's translation tracker (a different algorithm, not OpenCV's).
 // docs/tracking.md has the formulas.
@@ -37,14 +37,16 @@ struct TermCriteria {
 inline constexpr int OPTFLOW_USE_INITIAL_FLOW = 4, OPTFLOW_LK_GET_MIN_EIGENVALS = 8;
 
 enum class PyrLkMethod {
-  automatic,        // OpenCV's algorithm, bit exact, by the fastest of the three opencv methods that applies
+  automatic,        // OpenCV's algorithm, bit exact, by the fastest of the opencv methods that applies
   opencv,           // OpenCV 4.6's CPU algorithm, bit exact: a work-group per point, every b sum in OpenCV's order
-  opencv_int_sums,  // the same results: b sums as exact integer sums where proven exact (windows up to ~45x45)
+  opencv_int_sums,  // the same results: A and b sums as exact integer sums where proven exact (windows up to ~41x41)
+  opencv_fused,     // opencv_int_sums with every level in one launch (pyramids of up to 4 levels)
   opencv_item,      // the same results: one work-item per point (the plain mapping)
   seed,             // the case study's translation KLT: 1/subsampling steps, N work-items per feature
 };
 std::string_view to_string(PyrLkMethod method) noexcept;
-// Parses a method's name ("auto" for automatic, "opencv", "opencv_int_sums", "opencv_item", "seed").
+// Parses a method's name ("auto" for automatic, "opencv", "opencv_int_sums", "opencv_fused", "opencv_item",
+// "seed").
 PyrLkMethod parse_pyr_lk_method(std::string_view text);
 
 struct PyrLkParams {

@@ -19,10 +19,11 @@ struct MethodInfo {
 };
 
 // Every method, once: parsing, printing and the CLI's help follow from this table.
-constexpr std::array<MethodInfo, 5> kMethods{{
+constexpr std::array<MethodInfo, 6> kMethods{{
     {PyrLkMethod::automatic, "auto", "OpenCV's algorithm, bit exact, by the fastest opencv method that applies"},
     {PyrLkMethod::opencv, "opencv", "cv::calcOpticalFlowPyrLK of OpenCV 4.6 (CPU path), bit exact: a work-group per point"},
-    {PyrLkMethod::opencv_int_sums, "opencv_int_sums", "as opencv, b sums as integers where that is proven exact"},
+    {PyrLkMethod::opencv_int_sums, "opencv_int_sums", "as opencv, A and b sums as integers where that is proven exact"},
+    {PyrLkMethod::opencv_fused, "opencv_fused", "as opencv_int_sums, levels 3 .. 0 in one launch"},
     {PyrLkMethod::opencv_item, "opencv_item", "as opencv, one work-item per point"},
     {PyrLkMethod::seed, "seed", "the case study's translation KLT (a different algorithm)"},
 }};
@@ -33,6 +34,7 @@ constexpr std::size_t kMaxPatchBytes = 24 * 1024;  // local memory of one point'
 // opencv_int_sums: a work-item's integer sums of up to this many products (each |diff * Ix| <=
 // 8160 * 4080) stay below 2^31.
 constexpr int kMaxClassElements = 60;
+constexpr int kFusedLevels = 4;  // LK_FUSED_LEVELS in kernels/pyr_lk.cl
 
 // opencv_int_sums deals the b chains' terms out by chain class: 4 classes of (w / 8) h terms
 // (OpenCV's lane pairs: two samples each) and the scalar tail's (w % 8) h terms (one sample each,
@@ -170,37 +172,95 @@ Event calc_optical_flow_pyr_lk(Queue& queue, const OpticalFlowPyramid& prev, con
                           (local_memory == 0 || patch_bytes + terms_bytes + 1024 <= local_memory);
   const auto [tail_lanes, class_share] = int_sums_lanes(params.win_size);
   const bool int_sums_fits = group_fits && class_share <= kMaxClassElements;
-  // automatic on GPUs: opencv_int_sums where it applies. Per iteration both sample the next
-  // frame's window with all 32 work-items of a point; opencv then writes the b chains' float terms
-  // in a second pass over the window (about 75 SASS instructions an element on sm_90, branches for
-  // both kinds of term) and runs OpenCV's 10 chains on 10 of the 32 work-items (the 21x21 window's
-  // scalar tail alone is 105 dependent additions), about 1900 warp instructions an iteration at
-  // 21x21. opencv_int_sums folds the terms into integer sums in registers as it samples (about 56
-  // instructions a sample, every work-item taking the same number of steps), about 950 in all, and
-  // where a chain is not proven exact (a quarter of the iterations on the test videos) adds only
-  // that chain's ordered sum. Then opencv (a point's sums shared out over a work-group) where its
-  // local memory fits, else one work-item per point. On CPUs (PoCL, which runs a work-group as
-  // loops) opencv_int_sums' per-class paths measured slower than opencv here (3300 points at
-  // 320x240: 571 against 450 ms), so there it is opencv.
+  // automatic on GPUs: opencv_fused where the integer sums apply, else opencv where its local
+  // memory fits, else opencv_item. Why (not yet timed on a GPU; sm_90 SASS of the NVRTC output,
+  // 21x21): per iteration, opencv and opencv_int_sums both sample the next frame's window with all
+  // 32 work-items of a point; opencv then writes the b chains' float terms in a second pass over
+  // the window (about 75 instructions an element, branches for both kinds of term) and runs
+  // OpenCV's 10 chains on 10 of the 32 work-items (the scalar tail alone is 105 dependent
+  // additions): about 1,900 warp instructions an iteration. opencv_int_sums folds the terms into
+  // integer sums in registers as it samples (7 steps of about 111 instructions, every work-item
+  // taking the same number of steps), about 950 in all, and where a chain is not proven exact (a
+  // quarter of the iterations on the test videos) adds only that chain's ordered sum; A's sums,
+  // once per level, likewise. opencv_fused is opencv_int_sums with levels 3 .. 0 in one launch:
+  // the same work per point, but fewer launches and no idle tail between levels (each level's
+  // launch lasts as long as its slowest point; 10,000 points are about 2.4 rounds of the 4,224
+  // one-warp work-groups 132 SMs hold, 3,300 less than one). On CPUs (PoCL, which runs a
+  // work-group as loops) opencv_int_sums measured slower than opencv here (3300 points at 320x240:
+  // 571 against 450 ms), so there it is opencv.
   PyrLkMethod method = params.method;
   if (method == PyrLkMethod::automatic) {
     const bool cpu = queue.context().device().type == DeviceType::cpu;
-    method = int_sums_fits && !cpu ? PyrLkMethod::opencv_int_sums : (group_fits ? PyrLkMethod::opencv : PyrLkMethod::opencv_item);
+    method = cpu ? (group_fits ? PyrLkMethod::opencv : PyrLkMethod::opencv_item)
+                 : (int_sums_fits ? PyrLkMethod::opencv_fused : (group_fits ? PyrLkMethod::opencv : PyrLkMethod::opencv_item));
   }
-  if ((method == PyrLkMethod::opencv && !group_fits) || (method == PyrLkMethod::opencv_int_sums && !int_sums_fits)) {
+  const bool int_sums_method = method == PyrLkMethod::opencv_int_sums || method == PyrLkMethod::opencv_fused;
+  if ((method == PyrLkMethod::opencv && !group_fits) || (int_sums_method && !int_sums_fits)) {
     throw Error(ErrorCode::out_of_range, op, "win_size",
                 std::string("method ") + std::string(to_string(method)) + " does not take a " + std::to_string(win_w) + "x" +
                     std::to_string(win_h) + " window on this device (local memory" +
-                    (method == PyrLkMethod::opencv_int_sums ? ", or more than " + std::to_string(kMaxClassElements) + " products a work-item" : std::string()) +
+                    (int_sums_method ? ", or more than " + std::to_string(kMaxClassElements) + " products a work-item" : std::string()) +
                     "); method opencv_item or auto take it");
   }
   const bool grouped = method != PyrLkMethod::opencv_item;
-  Event first, last;
   for (int level = max_level; level >= 0; --level) {
     const auto L = static_cast<std::size_t>(level);
     if (prev.levels[L].size() != next.levels[L].size()) {
       throw Error(ErrorCode::invalid_argument, op, "next", "level " + std::to_string(level) + " differs in size from prev's");
     }
+  }
+  const auto add_outputs = [&](detail::Launch& launch) {
+    // Without err the kernel never touches it; status stands in for the pointer.
+    launch.array(prev_pts).array(next_pts).array(status);
+    if (err.empty()) {
+      launch.array(status);
+    } else {
+      launch.array(err);
+    }
+  };
+  // opencv_fused: levels max_level .. kFusedLevels (if any) as opencv_int_sums, then the rest in
+  // one launch (kernels/pyr_lk.cl's pyr_lk_levels_int_sums).
+  const int per_level_until = method == PyrLkMethod::opencv_fused ? std::min(max_level + 1, kFusedLevels) : 0;
+  Event first, last;
+  const auto note = [&](const Event& e) {
+    if (!first.valid()) first = e;
+    last = e;
+  };
+  if (method == PyrLkMethod::opencv_fused) {
+    for (int level = max_level; level >= per_level_until; --level) {
+      const auto L = static_cast<std::size_t>(level);
+      detail::Launch launch(queue, program, "pyr_lk_level_int_sums");
+      launch.arg(npoints).arg(level).arg(max_level);
+      launch.arg(static_cast<int>((params.flags & OPTFLOW_USE_INITIAL_FLOW) != 0));
+      launch.arg(static_cast<int>((params.flags & OPTFLOW_LK_GET_MIN_EIGENVALS) != 0));
+      launch.arg(static_cast<int>(!err.empty()));
+      launch.arg(params.win_size.width).arg(params.win_size.height).arg(max_count).arg(eps_sq);
+      launch.arg(static_cast<float>(params.min_eig_threshold));
+      launch.arg(prev.levels[L].width()).arg(prev.levels[L].height());
+      launch.image(prev.levels[L]).image(prev.derivatives[L]).image(next.levels[L]);
+      add_outputs(launch);
+      launch.local(patch_bytes).local(terms_bytes).arg(tail_lanes);
+      note(Event(launch.run(detail::range(static_cast<std::size_t>(npoints) * kPointGroup), detail::range(kPointGroup))));
+    }
+    detail::Launch launch(queue, program, "pyr_lk_levels_int_sums");
+    launch.arg(npoints).arg(per_level_until - 1).arg(max_level);
+    launch.arg(static_cast<int>((params.flags & OPTFLOW_USE_INITIAL_FLOW) != 0));
+    launch.arg(static_cast<int>((params.flags & OPTFLOW_LK_GET_MIN_EIGENVALS) != 0));
+    launch.arg(static_cast<int>(!err.empty()));
+    launch.arg(params.win_size.width).arg(params.win_size.height).arg(max_count).arg(eps_sq);
+    launch.arg(static_cast<float>(params.min_eig_threshold));
+    for (int level = 0; level < kFusedLevels; ++level) {
+      const auto L = static_cast<std::size_t>(level < per_level_until ? level : 0);  // above top: never read
+      launch.image(prev.levels[L]).image(prev.derivatives[L]).image(next.levels[L]);
+      launch.arg(prev.levels[L].width()).arg(prev.levels[L].height());
+    }
+    add_outputs(launch);
+    launch.local(patch_bytes).local(terms_bytes).arg(tail_lanes);
+    note(Event(launch.run(detail::range(static_cast<std::size_t>(npoints) * kPointGroup), detail::range(kPointGroup))));
+    return Event(first.first(), last.last());
+  }
+  for (int level = max_level; level >= 0; --level) {
+    const auto L = static_cast<std::size_t>(level);
     detail::Launch launch(queue, program,
                           method == PyrLkMethod::opencv_int_sums ? "pyr_lk_level_int_sums"
                                                                  : (grouped ? "pyr_lk_level_group" : "pyr_lk_level"));
@@ -212,13 +272,7 @@ Event calc_optical_flow_pyr_lk(Queue& queue, const OpticalFlowPyramid& prev, con
     launch.arg(static_cast<float>(params.min_eig_threshold));
     launch.arg(prev.levels[L].width()).arg(prev.levels[L].height());
     launch.image(prev.levels[L]).image(prev.derivatives[L]).image(next.levels[L]);
-    // Without err the kernel never touches it; status stands in for the pointer.
-    launch.array(prev_pts).array(next_pts).array(status);
-    if (err.empty()) {
-      launch.array(status);
-    } else {
-      launch.array(err);
-    }
+    add_outputs(launch);
     Event e;
     if (grouped) {
       launch.local(patch_bytes).local(terms_bytes);
@@ -227,8 +281,7 @@ Event calc_optical_flow_pyr_lk(Queue& queue, const OpticalFlowPyramid& prev, con
     } else {
       e = Event(launch.run(detail::range(detail::round_up(static_cast<std::size_t>(npoints), kGroup)), detail::range(kGroup)));
     }
-    if (!first.valid()) first = e;
-    last = e;
+    note(e);
   }
   return Event(first.first(), last.last());
 }
