@@ -209,6 +209,16 @@ Event calc_optical_flow_pyr_lk(Queue& queue, const OpticalFlowPyramid& prev, con
       throw Error(ErrorCode::invalid_argument, op, "next", "level " + std::to_string(level) + " differs in size from prev's");
     }
   }
+  const auto add_options = [&](detail::Launch& launch) {
+    launch.arg(static_cast<int>((params.flags & OPTFLOW_USE_INITIAL_FLOW) != 0));
+    launch.arg(static_cast<int>((params.flags & OPTFLOW_LK_GET_MIN_EIGENVALS) != 0));
+    launch.arg(static_cast<int>(!err.empty()));
+    launch.arg(params.win_size.width).arg(params.win_size.height).arg(max_count).arg(eps_sq);
+    launch.arg(static_cast<float>(params.min_eig_threshold));
+  };
+  const auto add_images = [&](detail::Launch& launch, std::size_t L) {
+    launch.image(prev.levels[L]).image(prev.derivatives[L]).image(next.levels[L]);
+  };
   const auto add_outputs = [&](detail::Launch& launch) {
     // Without err the kernel never touches it; status stands in for the pointer.
     launch.array(prev_pts).array(next_pts).array(status);
@@ -218,70 +228,44 @@ Event calc_optical_flow_pyr_lk(Queue& queue, const OpticalFlowPyramid& prev, con
       launch.array(err);
     }
   };
-  // opencv_fused: levels max_level .. kFusedLevels (if any) as opencv_int_sums, then the rest in
-  // one launch (kernels/pyr_lk.cl's pyr_lk_levels_int_sums).
-  const int per_level_until = method == PyrLkMethod::opencv_fused ? std::min(max_level + 1, kFusedLevels) : 0;
+  const auto group_range = detail::range(static_cast<std::size_t>(npoints) * kPointGroup);
+  // opencv_fused: levels above kFusedLevels - 1 (if any) one launch each, as opencv_int_sums, then
+  // levels fused_top .. 0 in one launch (kernels/pyr_lk.cl's pyr_lk_levels_int_sums).
+  const int fused_top = method == PyrLkMethod::opencv_fused ? std::min(max_level, kFusedLevels - 1) : -1;
   Event first, last;
   const auto note = [&](const Event& e) {
     if (!first.valid()) first = e;
     last = e;
   };
-  if (method == PyrLkMethod::opencv_fused) {
-    for (int level = max_level; level >= per_level_until; --level) {
-      const auto L = static_cast<std::size_t>(level);
-      detail::Launch launch(queue, program, "pyr_lk_level_int_sums");
-      launch.arg(npoints).arg(level).arg(max_level);
-      launch.arg(static_cast<int>((params.flags & OPTFLOW_USE_INITIAL_FLOW) != 0));
-      launch.arg(static_cast<int>((params.flags & OPTFLOW_LK_GET_MIN_EIGENVALS) != 0));
-      launch.arg(static_cast<int>(!err.empty()));
-      launch.arg(params.win_size.width).arg(params.win_size.height).arg(max_count).arg(eps_sq);
-      launch.arg(static_cast<float>(params.min_eig_threshold));
-      launch.arg(prev.levels[L].width()).arg(prev.levels[L].height());
-      launch.image(prev.levels[L]).image(prev.derivatives[L]).image(next.levels[L]);
-      add_outputs(launch);
-      launch.local(patch_bytes).local(terms_bytes).arg(tail_lanes);
-      note(Event(launch.run(detail::range(static_cast<std::size_t>(npoints) * kPointGroup), detail::range(kPointGroup))));
+  for (int level = max_level; level > fused_top; --level) {
+    const auto L = static_cast<std::size_t>(level);
+    detail::Launch launch(queue, program,
+                          int_sums_method ? "pyr_lk_level_int_sums" : (grouped ? "pyr_lk_level_group" : "pyr_lk_level"));
+    launch.arg(npoints).arg(level).arg(max_level);
+    add_options(launch);
+    launch.arg(prev.levels[L].width()).arg(prev.levels[L].height());
+    add_images(launch, L);
+    add_outputs(launch);
+    if (grouped) {
+      launch.local(patch_bytes).local(terms_bytes);
+      if (int_sums_method) launch.arg(tail_lanes);
+      note(Event(launch.run(group_range, detail::range(kPointGroup))));
+    } else {
+      note(Event(launch.run(detail::range(detail::round_up(static_cast<std::size_t>(npoints), kGroup)), detail::range(kGroup))));
     }
+  }
+  if (fused_top >= 0) {
     detail::Launch launch(queue, program, "pyr_lk_levels_int_sums");
-    launch.arg(npoints).arg(per_level_until - 1).arg(max_level);
-    launch.arg(static_cast<int>((params.flags & OPTFLOW_USE_INITIAL_FLOW) != 0));
-    launch.arg(static_cast<int>((params.flags & OPTFLOW_LK_GET_MIN_EIGENVALS) != 0));
-    launch.arg(static_cast<int>(!err.empty()));
-    launch.arg(params.win_size.width).arg(params.win_size.height).arg(max_count).arg(eps_sq);
-    launch.arg(static_cast<float>(params.min_eig_threshold));
+    launch.arg(npoints).arg(fused_top).arg(max_level);
+    add_options(launch);
     for (int level = 0; level < kFusedLevels; ++level) {
-      const auto L = static_cast<std::size_t>(level < per_level_until ? level : 0);  // above top: never read
-      launch.image(prev.levels[L]).image(prev.derivatives[L]).image(next.levels[L]);
+      const auto L = static_cast<std::size_t>(level <= fused_top ? level : 0);  // above fused_top: never read
+      add_images(launch, L);
       launch.arg(prev.levels[L].width()).arg(prev.levels[L].height());
     }
     add_outputs(launch);
     launch.local(patch_bytes).local(terms_bytes).arg(tail_lanes);
-    note(Event(launch.run(detail::range(static_cast<std::size_t>(npoints) * kPointGroup), detail::range(kPointGroup))));
-    return Event(first.first(), last.last());
-  }
-  for (int level = max_level; level >= 0; --level) {
-    const auto L = static_cast<std::size_t>(level);
-    detail::Launch launch(queue, program,
-                          method == PyrLkMethod::opencv_int_sums ? "pyr_lk_level_int_sums"
-                                                                 : (grouped ? "pyr_lk_level_group" : "pyr_lk_level"));
-    launch.arg(npoints).arg(level).arg(max_level);
-    launch.arg(static_cast<int>((params.flags & OPTFLOW_USE_INITIAL_FLOW) != 0));
-    launch.arg(static_cast<int>((params.flags & OPTFLOW_LK_GET_MIN_EIGENVALS) != 0));
-    launch.arg(static_cast<int>(!err.empty()));
-    launch.arg(params.win_size.width).arg(params.win_size.height).arg(max_count).arg(eps_sq);
-    launch.arg(static_cast<float>(params.min_eig_threshold));
-    launch.arg(prev.levels[L].width()).arg(prev.levels[L].height());
-    launch.image(prev.levels[L]).image(prev.derivatives[L]).image(next.levels[L]);
-    add_outputs(launch);
-    Event e;
-    if (grouped) {
-      launch.local(patch_bytes).local(terms_bytes);
-      if (method == PyrLkMethod::opencv_int_sums) launch.arg(tail_lanes);
-      e = Event(launch.run(detail::range(static_cast<std::size_t>(npoints) * kPointGroup), detail::range(kPointGroup)));
-    } else {
-      e = Event(launch.run(detail::range(detail::round_up(static_cast<std::size_t>(npoints), kGroup)), detail::range(kGroup)));
-    }
-    note(e);
+    note(Event(launch.run(group_range, detail::range(kPointGroup))));
   }
   return Event(first.first(), last.last());
 }
