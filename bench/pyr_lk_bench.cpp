@@ -1,6 +1,9 @@
 // Benchmark cases of calc_optical_flow_pyr_lk (include/plinth/klt.hpp), both pyramids included in
 // every run (build_optical_flow_pyramid of prev with derivatives and of next, then the tracker):
-//   opencv, 10k / 100k / 3300 points, 21x21, maxLevel 3 (the targets at 1920x1080);
+//   OpenCV's algorithm by each of its methods (opencv: ordered chains, opencv_int_sums: integer
+//   sums where exact, opencv_fused: the same in one launch, auto: the one calc_optical_flow_pyr_lk
+//   picks), 10k / 100k / 3300 points,
+//   21x21, maxLevel 3 (the targets at 1920x1080); opencv_item at 10k points;
 //   seed, 3300 points, 16x16, 3 levels of 1/4 size steps (the case study's case at 640x480).
 // The frames are a procedural texture that bench/peers/opencv_pyr_lk_peer.py computes bit for
 // bit the same (integer value noise), the second frame moved by (17, -11) / 8 pixels; the points a
@@ -96,10 +99,12 @@ std::vector<Case> make_cases(Env& env) {
     nexts.push_back(queue->upload(texture(size, 1000u + static_cast<std::uint32_t>(f), kShiftX, kShiftY)));
   }
   const int sets = std::min(env.settings.input_sets, 8);
-  const Config configs[] = {{PyrLkMethod::opencv, 10000, 21, 3},
-                            {PyrLkMethod::opencv, 100000, 21, 3},
-                            {PyrLkMethod::opencv, 3300, 21, 3},
-                            {PyrLkMethod::seed, 3300, 16, 2}};
+  std::vector<Config> configs;
+  for (PyrLkMethod m : {PyrLkMethod::automatic, PyrLkMethod::opencv, PyrLkMethod::opencv_int_sums, PyrLkMethod::opencv_fused}) {
+    for (int points : {10000, 100000, 3300}) configs.push_back({m, points, 21, 3});
+  }
+  configs.push_back({PyrLkMethod::opencv_item, 10000, 21, 3});
+  configs.push_back({PyrLkMethod::seed, 3300, 16, 2});
   std::vector<Case> cases;
   for (const Config& c : configs) {
     const std::vector<Point2f> pts = grid_points(size, c.points);

@@ -11,7 +11,6 @@
  * pixels; to_level maps level-0 positions to this level (level i samples level i - 1 at
  * S x + S / 2). */
 #define SEED_GROUP 64
-#define SEED_ROWS 4 /* window rows sampled at once */
 
 INLINE float bilinear_f(CONST_IMAGE_PARAM(float, img), int width, int height, float x, float y) {
   x = clamp(x, 0.0f, (float)(width - 1));
@@ -24,11 +23,25 @@ INLINE float bilinear_f(CONST_IMAGE_PARAM(float, img), int width, int height, fl
   return top * (1.0f - ay) + bottom * ay;
 }
 
+/* The bilinear samples of img at (x0 + gx, y0 + gy) into grid (grid_w wide, grid_n in all); the
+ * feature's win_w work-items (col) take every win_w-th. */
+INLINE void fill_grid(CONST_IMAGE_PARAM(float, img), int width, int height, float x0, float y0, LOCAL float* grid, int col,
+                      int win_w, int grid_w, int grid_n) {
+  for (int g = col, gx = col, gy = 0; g < grid_n; g += win_w) {
+    grid[g] = bilinear_f(img, img_offset, img_step, width, height, x0 + (float)gx, y0 + (float)gy);
+    gx += win_w;
+    if (gx >= grid_w) {
+      gx -= grid_w;
+      ++gy;
+    }
+  }
+}
+
 KERNEL REQD_GROUP_SIZE(SEED_GROUP, 1, 1) void seed_klt_level(
     int npoints, int level, int max_level, int step, float level_scale, int win_w, int win_h, int max_count,
     float eps_sq, int width, int height, CONST_IMAGE_PARAM(float, I), CONST_IMAGE_PARAM(float, J),
     CONST_ARRAY_PARAM(float, prev_pts), ARRAY_PARAM(float, next_pts), ARRAY_PARAM(uchar, status), ARRAY_PARAM(float, err),
-    int has_err, LOCAL_PARAM(float, tmpl)) {
+    int has_err, LOCAL_PARAM(float, tmpl), LOCAL_PARAM(float, jgrid)) {
   LOCAL_MEM float part[SEED_GROUP * 5];
   LOCAL_MEM float pos[SEED_GROUP * 4]; /* per feature: u.x, u.y (window centre in I), d.x, d.y */
   LOCAL_MEM int state[SEED_GROUP];     /* per feature: 0 moving, 1 converged, 2 lost */
@@ -67,48 +80,47 @@ KERNEL REQD_GROUP_SIZE(SEED_GROUP, 1, 1) void seed_klt_level(
     state[lid] = st;
   }
   BARRIER_LOCAL();
+  /* The samples of I and J are taken once per use on the feature's (win_w + 2) x (win_h + 2) grid
+   * (the window and a ring of one pixel) in local memory, shared by its work-items: a pixel's
+   * value and its central differences come from the grid instead of five bilinear samples. */
+  const int grid_w = win_w + 2, grid_h = win_h + 2, grid_n = grid_w * grid_h;
+  LOCAL float* grid = jgrid + (member ? f : 0) * grid_n;
   /* The template's samples do not move during a level: I, I(x + 1) - I(x - 1) and
    * I(y + 1) - I(y - 1) of each row of this work-item's column, made once (tmpl: three planes of
    * win_h rows of SEED_GROUP). The iterations then sample only J. */
   if (member) {
-    const float ux = pos[4 * f] - hw + (float)col;
+    const float x0 = pos[4 * f] - hw - 1.0f, y0 = pos[4 * f + 1] - hh - 1.0f;
+    fill_grid(I, I_offset, I_step, width, height, x0, y0, grid, col, win_w, grid_w, grid_n);
+  }
+  BARRIER_LOCAL();
+  if (member) {
     for (int r = 0; r < win_h; ++r) {
-      const float uy = pos[4 * f + 1] - hh + (float)r;
-      tmpl[r * SEED_GROUP + lid] = bilinear_f(I, I_offset, I_step, width, height, ux, uy);
-      tmpl[(win_h + r) * SEED_GROUP + lid] = bilinear_f(I, I_offset, I_step, width, height, ux + 1.0f, uy) -
-                                             bilinear_f(I, I_offset, I_step, width, height, ux - 1.0f, uy);
-      tmpl[(2 * win_h + r) * SEED_GROUP + lid] = bilinear_f(I, I_offset, I_step, width, height, ux, uy + 1.0f) -
-                                                 bilinear_f(I, I_offset, I_step, width, height, ux, uy - 1.0f);
+      const int c = (r + 1) * grid_w + col + 1;
+      tmpl[r * SEED_GROUP + lid] = grid[c];
+      tmpl[(win_h + r) * SEED_GROUP + lid] = grid[c + 1] - grid[c - 1];
+      tmpl[(2 * win_h + r) * SEED_GROUP + lid] = grid[c + grid_w] - grid[c - grid_w];
     }
   }
+  BARRIER_LOCAL(); /* the iterations reuse the grid */
   for (int it = 0; it < max_count; ++it) {
     float gxx = 0.0f, gxy = 0.0f, gyy = 0.0f, ex = 0.0f, ey = 0.0f;
-    if (member && state[f] == 0) {
-      const float ux = pos[4 * f] - hw + (float)col, dx = pos[4 * f + 2], dy = pos[4 * f + 3];
-      /* SEED_ROWS rows at a time, so that their samples' loads are in flight together; the sums
-       * still take the rows in order. */
-      for (int r0 = 0; r0 < win_h; r0 += SEED_ROWS) {
-        float diff[SEED_ROWS], gx[SEED_ROWS], gy[SEED_ROWS];
-        UNROLL for (int k = 0; k < SEED_ROWS; ++k) {
-          const int r = min(r0 + k, win_h - 1);
-          const float uy = pos[4 * f + 1] - hh + (float)r;
-          const float vx = ux + dx, vy = uy + dy;
-          /* The same operations in the same order as sampling I here: (I1 - I0) + J1 - J0. */
-          diff[k] = tmpl[r * SEED_GROUP + lid] - bilinear_f(J, J_offset, J_step, width, height, vx, vy);
-          gx[k] = 0.5f * (tmpl[(win_h + r) * SEED_GROUP + lid] + bilinear_f(J, J_offset, J_step, width, height, vx + 1.0f, vy) -
-                          bilinear_f(J, J_offset, J_step, width, height, vx - 1.0f, vy));
-          gy[k] = 0.5f * (tmpl[(2 * win_h + r) * SEED_GROUP + lid] + bilinear_f(J, J_offset, J_step, width, height, vx, vy + 1.0f) -
-                          bilinear_f(J, J_offset, J_step, width, height, vx, vy - 1.0f));
-        }
-        UNROLL for (int k = 0; k < SEED_ROWS; ++k) {
-          if (r0 + k < win_h) {
-            gxx += gx[k] * gx[k];
-            gxy += gx[k] * gy[k];
-            gyy += gy[k] * gy[k];
-            ex += diff[k] * gx[k];
-            ey += diff[k] * gy[k];
-          }
-        }
+    const bool moving = member && state[f] == 0;
+    if (moving) {
+      const float x0 = pos[4 * f] - hw + pos[4 * f + 2] - 1.0f, y0 = pos[4 * f + 1] - hh + pos[4 * f + 3] - 1.0f;
+      fill_grid(J, J_offset, J_step, width, height, x0, y0, grid, col, win_w, grid_w, grid_n);
+    }
+    BARRIER_LOCAL();
+    if (moving) {
+      for (int r = 0; r < win_h; ++r) {
+        const int c = (r + 1) * grid_w + col + 1; /* this pixel in the grid */
+        const float diff = tmpl[r * SEED_GROUP + lid] - grid[c];
+        const float gx = 0.5f * (tmpl[(win_h + r) * SEED_GROUP + lid] + grid[c + 1] - grid[c - 1]);
+        const float gy = 0.5f * (tmpl[(2 * win_h + r) * SEED_GROUP + lid] + grid[c + grid_w] - grid[c - grid_w]);
+        gxx += gx * gx;
+        gxy += gx * gy;
+        gyy += gy * gy;
+        ex += diff * gx;
+        ey += diff * gy;
       }
     }
     part[5 * lid] = gxx;

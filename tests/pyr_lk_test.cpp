@@ -1,4 +1,4 @@
-// calc_optical_flow_pyr_lk (method opencv) against OpenCV 4.6's cv::calcOpticalFlowPyrLK, bit for
+// calc_optical_flow_pyr_lk (OpenCV's methods: opencv, opencv_int_sums, opencv_fused, opencv_item, auto) against OpenCV 4.6's cv::calcOpticalFlowPyrLK, bit for
 // bit (the pyramids: tests/optical_flow_pyramid_test.cpp): next points, status and
 // err, over window sizes, pyramid depths, points near and outside the borders, initial flow,
 // min-eigenvalue output and real video frames. Method seed against a known synthetic translation.
@@ -59,6 +59,10 @@ bool same_float(float a, float b) {
   return std::memcmp(&a, &b, sizeof a) == 0;
 }
 
+// OpenCV's algorithm on the device: every method must give OpenCV's bits.
+constexpr PyrLkMethod kOpenCvMethods[] = {PyrLkMethod::opencv, PyrLkMethod::opencv_int_sums, PyrLkMethod::opencv_fused,
+                                          PyrLkMethod::opencv_item, PyrLkMethod::automatic};
+
 struct Track {
   cv::Size win{21, 21};
   int max_level = 3;
@@ -87,9 +91,9 @@ int compare(const cv::Mat& prev, const cv::Mat& next, const std::vector<Point2f>
   params.min_eig_threshold = r.min_eig;
   int tracked = 0;
   const DeviceImage d_prev = queue().upload(from_mat(prev)), d_next = queue().upload(from_mat(next));
-  for (bool plain : {false, true}) {
-    SCOPED_TRACE(plain ? "one work-item per point" : "a work-group per point");
-    params.one_item_per_point = plain;
+  for (PyrLkMethod method : kOpenCvMethods) {
+    SCOPED_TRACE("method " + std::string(to_string(method)));
+    params.method = method;
     std::vector<Point2f> next_pts = initial;
     std::vector<std::uint8_t> status;
     std::vector<float> err;
@@ -291,7 +295,17 @@ TEST(PyrLk, BadArgumentsThrow) {
   build_optical_flow_pyramid(queue(), queue().upload(from_mat(textured(41, 30, 14))), other, {5, 5}, 1);
   EXPECT_TRUE(throws_code([&] { calc_optical_flow_pyr_lk(queue(), pyr, other, pts, nxt, st, er, params); }, ErrorCode::invalid_argument));
   EXPECT_TRUE(throws_code([] { parse_pyr_lk_method("fast"); }, ErrorCode::invalid_argument));
-  EXPECT_EQ(parse_pyr_lk_method(to_string(PyrLkMethod::seed)), PyrLkMethod::seed);
+  for (PyrLkMethod m : {PyrLkMethod::automatic, PyrLkMethod::opencv, PyrLkMethod::opencv_int_sums, PyrLkMethod::opencv_fused,
+                        PyrLkMethod::opencv_item, PyrLkMethod::seed}) {
+    EXPECT_EQ(parse_pyr_lk_method(to_string(m)), m);
+  }
+  // A window whose integer sums could overflow a work-item's int: opencv_int_sums refuses it.
+  PyrLkParams huge;
+  huge.win_size = {43, 43};  // its local memory fits; a work-item would sum 62 products
+  huge.method = PyrLkMethod::opencv_int_sums;
+  OpticalFlowPyramid wide;
+  build_optical_flow_pyramid(queue(), img, wide, huge.win_size, 0);
+  EXPECT_TRUE(throws_code([&] { calc_optical_flow_pyr_lk(queue(), wide, wide, pts, nxt, st, er, huge); }, ErrorCode::out_of_range));
   // The host form: no points gives empty outputs.
   std::vector<Point2f> none_next{{1.0f, 2.0f}};
   std::vector<std::uint8_t> none_status{1};

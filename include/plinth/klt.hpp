@@ -6,6 +6,8 @@
 //   calc_optical_flow_pyr_lk, method opencv: cv::calcOpticalFlowPyrLK of OpenCV 4.6's CPU path,
 //     next points, status and err bit identical (its integer patch arithmetic and its float
 //     summation order; not OpenCV's own OpenCL path).
+//     Methods opencv, opencv_int_sums, opencv_fused and opencv_item are mappings of it onto the device
+//     (the same bits); automatic picks the fastest that applies.
 //   method seed: the case study's translation tracker (a different algorithm, not OpenCV's).
 // docs/tracking.md has the formulas.
 
@@ -35,11 +37,16 @@ struct TermCriteria {
 inline constexpr int OPTFLOW_USE_INITIAL_FLOW = 4, OPTFLOW_LK_GET_MIN_EIGENVALS = 8;
 
 enum class PyrLkMethod {
-  opencv,  // OpenCV 4.6's CPU algorithm, bit exact
-  seed,    // the case study's translation KLT: 1/subsampling steps, N work-items per feature
+  automatic,        // OpenCV's algorithm, bit exact, by the fastest of the opencv methods that applies
+  opencv,           // OpenCV 4.6's CPU algorithm, bit exact: a work-group per point, every b sum in OpenCV's order
+  opencv_int_sums,  // the same results: A and b sums as exact integer sums where proven exact (windows up to ~41x41)
+  opencv_fused,     // opencv_int_sums with every level in one launch (pyramids of up to 4 levels)
+  opencv_item,      // the same results: one work-item per point (the plain mapping)
+  seed,             // the case study's translation KLT: 1/subsampling steps, N work-items per feature
 };
 std::string_view to_string(PyrLkMethod method) noexcept;
-// Parses "opencv" or "seed".
+// Parses a method's name ("auto" for automatic, "opencv", "opencv_int_sums", "opencv_fused", "opencv_item",
+// "seed").
 PyrLkMethod parse_pyr_lk_method(std::string_view text);
 
 struct PyrLkParams {
@@ -48,13 +55,10 @@ struct PyrLkParams {
   TermCriteria criteria{};
   int flags = 0;          // OPTFLOW_USE_INITIAL_FLOW | OPTFLOW_LK_GET_MIN_EIGENVALS
   double min_eig_threshold = 1e-4;
-  PyrLkMethod method = PyrLkMethod::opencv;
+  PyrLkMethod method = PyrLkMethod::automatic;
   // Method seed only: the step between pyramid levels in each dimension (the case study: 4,
   // "1/4 the size in each dimension"; 2 gives 1/4-area steps).
   int seed_subsampling = 4;
-  // Method opencv: one work-item per point and level (the plain mapping, for tests) instead of a
-  // work-group sharing each point's sums; both give the same bits.
-  bool one_item_per_point = false;
 };
 
 // The pyramid cv::buildOpticalFlowPyramid makes. levels[i] is the level's image, a view inside
@@ -85,7 +89,7 @@ int build_optical_flow_pyramid(Queue& queue, const DeviceImage& image, OpticalFl
 // (and read first with OPTFLOW_USE_INITIAL_FLOW), status (u8) is 1 for a tracked point, err (f32;
 // may be empty) the mean absolute difference of the windows /32, or with
 // OPTFLOW_LK_GET_MIN_EIGENVALS the minimum eigenvalue. Where OpenCV leaves err unwritten (a
-// point lost after its first window check) err is 0. The four arrays must not share memory. Method opencv uses the pyramids' levels up
+// point lost after its first window check) err is 0. The four arrays must not share memory. OpenCV's methods use the pyramids' levels up
 // to min(params.max_level, their max_level); method seed builds its own pyramids from levels[0].
 Event calc_optical_flow_pyr_lk(Queue& queue, const OpticalFlowPyramid& prev, const OpticalFlowPyramid& next,
                                const DeviceArray& prev_pts, const DeviceArray& next_pts, const DeviceArray& status,

@@ -1,5 +1,5 @@
 // calc_optical_flow_pyr_lk: checks, then one launch of kernels/pyr_lk.cl per pyramid level, from
-// the coarsest down (method opencv), or the case study's tracker (method seed, pyr_lk_seed.cpp).
+// the coarsest down (OpenCV's methods), or the case study's tracker (method seed, pyr_lk_seed.cpp).
 #include <algorithm>
 #include <array>
 #include <string>
@@ -19,14 +19,41 @@ struct MethodInfo {
 };
 
 // Every method, once: parsing, printing and the CLI's help follow from this table.
-constexpr std::array<MethodInfo, 2> kMethods{{
-    {PyrLkMethod::opencv, "opencv", "cv::calcOpticalFlowPyrLK of OpenCV 4.6 (CPU path), bit exact"},
+constexpr std::array<MethodInfo, 6> kMethods{{
+    {PyrLkMethod::automatic, "auto", "OpenCV's algorithm, bit exact, by the fastest opencv method that applies"},
+    {PyrLkMethod::opencv, "opencv", "cv::calcOpticalFlowPyrLK of OpenCV 4.6 (CPU path), bit exact: a work-group per point"},
+    {PyrLkMethod::opencv_int_sums, "opencv_int_sums", "as opencv, A and b sums as integers where that is proven exact"},
+    {PyrLkMethod::opencv_fused, "opencv_fused", "as opencv_int_sums, levels 3 .. 0 in one launch"},
+    {PyrLkMethod::opencv_item, "opencv_item", "as opencv, one work-item per point"},
     {PyrLkMethod::seed, "seed", "the case study's translation KLT (a different algorithm)"},
 }};
 
 constexpr std::size_t kGroup = 64;
 constexpr std::size_t kPointGroup = 32;              // LK_GROUP in kernels/pyr_lk.cl
 constexpr std::size_t kMaxPatchBytes = 24 * 1024;  // local memory of one point's window samples and terms
+// opencv_int_sums: a work-item's integer sums of up to this many products (each |diff * Ix| <=
+// 8160 * 4080) stay below 2^31.
+constexpr int kMaxClassElements = 60;
+constexpr int kFusedLevels = 4;  // LK_FUSED_LEVELS in kernels/pyr_lk.cl
+
+// opencv_int_sums deals the b chains' terms out by chain class: 4 classes of (w / 8) h terms
+// (OpenCV's lane pairs: two samples each) and the scalar tail's (w % 8) h terms (one sample each,
+// taken two at a time). Returns the work-items given the tail (the others share the 4 classes
+// equally) that make the most steps of a work-item fewest, and the samples of those steps.
+std::pair<int, int> int_sums_lanes(Size win) {
+  const int chunks = win.width / 8, tail_w = win.width % 8;
+  const int class_steps = chunks * win.height, tail_steps = (tail_w * win.height + 1) / 2;
+  const int group = static_cast<int>(kPointGroup);
+  const auto ceil_div = [](int a, int b) { return (a + b - 1) / b; };
+  if (chunks == 0) return {group, 2 * ceil_div(tail_steps, group)};
+  if (tail_w == 0) return {0, 2 * ceil_div(class_steps, group / 4)};
+  std::pair<int, int> best{0, 1 << 30};
+  for (int t = 1; t <= group - 4; ++t) {
+    const int steps = std::max(ceil_div(class_steps, (group - t) / 4), ceil_div(tail_steps, t));
+    if (2 * steps < best.second) best = {t, 2 * steps};
+  }
+  return best;
+}
 
 void check_points(Queue& queue, const DeviceArray& a, std::int64_t n, Format format, const char* op, const char* arg) {
   if (a.empty()) throw Error(ErrorCode::invalid_argument, op, arg, "is empty");
@@ -135,29 +162,64 @@ Event calc_optical_flow_pyr_lk(Queue& queue, const OpticalFlowPyramid& prev, con
   const auto [max_count, eps_sq] = effective_criteria(params.criteria);
   const auto program = detail::get_program(queue, "pyr_lk.cl", detail::BuildOptions{}.define("PLINTH_NEED_FP64"));
   const int npoints = static_cast<int>(n);
-  // The group kernel's local memory: the window's samples (4 shorts a pixel) and the float terms
+  // The group kernels' local memory: the window's samples (4 shorts a pixel) and the float terms
   // of the b sums (8 lane chains of win_h * (win_w / 8) terms, 2 tail chains of win_h * (win_w % 8)).
   const auto win_w = static_cast<std::size_t>(params.win_size.width), win_h = static_cast<std::size_t>(params.win_size.height);
   const std::size_t patch_bytes = 4 * sizeof(std::int16_t) * win_w * win_h;
   const std::size_t terms_bytes = sizeof(float) * win_h * (8 * (win_w / 8) + 2 * (win_w % 8));
   const std::uint64_t local_memory = queue.context().device().local_memory;
-  const bool grouped = !params.one_item_per_point && patch_bytes + terms_bytes <= kMaxPatchBytes &&
-                       (local_memory == 0 || patch_bytes + terms_bytes + 1024 <= local_memory);
-  Event first, last;
+  const bool group_fits = patch_bytes + terms_bytes <= kMaxPatchBytes &&
+                          (local_memory == 0 || patch_bytes + terms_bytes + 1024 <= local_memory);
+  const auto [tail_lanes, class_share] = int_sums_lanes(params.win_size);
+  const bool int_sums_fits = group_fits && class_share <= kMaxClassElements;
+  // automatic on GPUs: opencv_fused where the integer sums apply, else opencv where its local
+  // memory fits, else opencv_item. Why (not yet timed on a GPU; sm_90 SASS of the NVRTC output,
+  // 21x21): per iteration, opencv and opencv_int_sums both sample the next frame's window with all
+  // 32 work-items of a point; opencv then writes the b chains' float terms in a second pass over
+  // the window (about 75 instructions an element, branches for both kinds of term) and runs
+  // OpenCV's 10 chains on 10 of the 32 work-items (the scalar tail alone is 105 dependent
+  // additions): about 1,900 warp instructions an iteration. opencv_int_sums folds the terms into
+  // integer sums in registers as it samples (7 steps of about 111 instructions, every work-item
+  // taking the same number of steps), about 950 in all, and where a chain is not proven exact (a
+  // quarter of the iterations on the test videos) adds only that chain's ordered sum; A's sums,
+  // once per level, likewise. opencv_fused is opencv_int_sums with levels 3 .. 0 in one launch:
+  // the same work per point, but fewer launches and no idle tail between levels (each level's
+  // launch lasts as long as its slowest point; 10,000 points are about 2.4 rounds of the 4,224
+  // one-warp work-groups 132 SMs hold, 3,300 less than one). On CPUs (PoCL, which runs a
+  // work-group as loops) opencv_int_sums measured slower than opencv here (3300 points at 320x240:
+  // 571 against 450 ms), so there it is opencv.
+  PyrLkMethod method = params.method;
+  if (method == PyrLkMethod::automatic) {
+    const bool cpu = queue.context().device().type == DeviceType::cpu;
+    method = cpu ? (group_fits ? PyrLkMethod::opencv : PyrLkMethod::opencv_item)
+                 : (int_sums_fits ? PyrLkMethod::opencv_fused : (group_fits ? PyrLkMethod::opencv : PyrLkMethod::opencv_item));
+  }
+  const bool int_sums_method = method == PyrLkMethod::opencv_int_sums || method == PyrLkMethod::opencv_fused;
+  if ((method == PyrLkMethod::opencv && !group_fits) || (int_sums_method && !int_sums_fits)) {
+    throw Error(ErrorCode::out_of_range, op, "win_size",
+                std::string("method ") + std::string(to_string(method)) + " does not take a " + std::to_string(win_w) + "x" +
+                    std::to_string(win_h) + " window on this device (local memory" +
+                    (int_sums_method ? ", or more than " + std::to_string(kMaxClassElements) + " products a work-item" : std::string()) +
+                    "); method opencv_item or auto take it");
+  }
+  const bool grouped = method != PyrLkMethod::opencv_item;
   for (int level = max_level; level >= 0; --level) {
     const auto L = static_cast<std::size_t>(level);
     if (prev.levels[L].size() != next.levels[L].size()) {
       throw Error(ErrorCode::invalid_argument, op, "next", "level " + std::to_string(level) + " differs in size from prev's");
     }
-    detail::Launch launch(queue, program, grouped ? "pyr_lk_level_group" : "pyr_lk_level");
-    launch.arg(npoints).arg(level).arg(max_level);
+  }
+  const auto add_options = [&](detail::Launch& launch) {
     launch.arg(static_cast<int>((params.flags & OPTFLOW_USE_INITIAL_FLOW) != 0));
     launch.arg(static_cast<int>((params.flags & OPTFLOW_LK_GET_MIN_EIGENVALS) != 0));
     launch.arg(static_cast<int>(!err.empty()));
     launch.arg(params.win_size.width).arg(params.win_size.height).arg(max_count).arg(eps_sq);
     launch.arg(static_cast<float>(params.min_eig_threshold));
-    launch.arg(prev.levels[L].width()).arg(prev.levels[L].height());
+  };
+  const auto add_images = [&](detail::Launch& launch, std::size_t L) {
     launch.image(prev.levels[L]).image(prev.derivatives[L]).image(next.levels[L]);
+  };
+  const auto add_outputs = [&](detail::Launch& launch) {
     // Without err the kernel never touches it; status stands in for the pointer.
     launch.array(prev_pts).array(next_pts).array(status);
     if (err.empty()) {
@@ -165,15 +227,45 @@ Event calc_optical_flow_pyr_lk(Queue& queue, const OpticalFlowPyramid& prev, con
     } else {
       launch.array(err);
     }
-    Event e;
-    if (grouped) {
-      launch.local(patch_bytes).local(terms_bytes);
-      e = Event(launch.run(detail::range(static_cast<std::size_t>(npoints) * kPointGroup), detail::range(kPointGroup)));
-    } else {
-      e = Event(launch.run(detail::range(detail::round_up(static_cast<std::size_t>(npoints), kGroup)), detail::range(kGroup)));
-    }
+  };
+  const auto group_range = detail::range(static_cast<std::size_t>(npoints) * kPointGroup);
+  // opencv_fused: levels above kFusedLevels - 1 (if any) one launch each, as opencv_int_sums, then
+  // levels fused_top .. 0 in one launch (kernels/pyr_lk.cl's pyr_lk_levels_int_sums).
+  const int fused_top = method == PyrLkMethod::opencv_fused ? std::min(max_level, kFusedLevels - 1) : -1;
+  Event first, last;
+  const auto note = [&](const Event& e) {
     if (!first.valid()) first = e;
     last = e;
+  };
+  for (int level = max_level; level > fused_top; --level) {
+    const auto L = static_cast<std::size_t>(level);
+    detail::Launch launch(queue, program,
+                          int_sums_method ? "pyr_lk_level_int_sums" : (grouped ? "pyr_lk_level_group" : "pyr_lk_level"));
+    launch.arg(npoints).arg(level).arg(max_level);
+    add_options(launch);
+    launch.arg(prev.levels[L].width()).arg(prev.levels[L].height());
+    add_images(launch, L);
+    add_outputs(launch);
+    if (grouped) {
+      launch.local(patch_bytes).local(terms_bytes);
+      if (int_sums_method) launch.arg(tail_lanes);
+      note(Event(launch.run(group_range, detail::range(kPointGroup))));
+    } else {
+      note(Event(launch.run(detail::range(detail::round_up(static_cast<std::size_t>(npoints), kGroup)), detail::range(kGroup))));
+    }
+  }
+  if (fused_top >= 0) {
+    detail::Launch launch(queue, program, "pyr_lk_levels_int_sums");
+    launch.arg(npoints).arg(fused_top).arg(max_level);
+    add_options(launch);
+    for (int level = 0; level < kFusedLevels; ++level) {
+      const auto L = static_cast<std::size_t>(level <= fused_top ? level : 0);  // above fused_top: never read
+      add_images(launch, L);
+      launch.arg(prev.levels[L].width()).arg(prev.levels[L].height());
+    }
+    add_outputs(launch);
+    launch.local(patch_bytes).local(terms_bytes).arg(tail_lanes);
+    note(Event(launch.run(group_range, detail::range(kPointGroup))));
   }
   return Event(first.first(), last.last());
 }
@@ -200,7 +292,7 @@ void calc_optical_flow_pyr_lk(Queue& queue, const DeviceImage& prev, const Devic
   const std::int64_t n = static_cast<std::int64_t>(prev_pts.size());
   if (n > max_array_elements / 2) throw Error(ErrorCode::out_of_range, op, "prev_pts", "too many points");
   OpticalFlowPyramid prev_pyr, next_pyr;
-  if (params.method == PyrLkMethod::opencv) {
+  if (params.method != PyrLkMethod::seed) {
     build_optical_flow_pyramid(queue, prev, prev_pyr, params.win_size, params.max_level, true);
     build_optical_flow_pyramid(queue, next, next_pyr, params.win_size, params.max_level, false);
   } else {

@@ -31,9 +31,13 @@ Event seed_track(Queue& queue, const OpticalFlowPyramid& prev_pyr, const Optical
     throw Error(ErrorCode::out_of_range, op, "win_size",
                 "method seed takes windows up to " + std::to_string(kSeedGroup) + " wide (one work-item per column)");
   }
-  // The template's samples live in local memory: 3 floats a row for each of the group's work-items.
-  const std::size_t row_bytes = 3 * kSeedGroup * sizeof(float), room = queue.context().device().local_memory;
-  const std::size_t max_rows = room > kSeedStaticLocal ? (room - kSeedStaticLocal) / row_bytes : 0;
+  // Local memory: the template's samples (3 floats a row for each of the group's work-items) and
+  // each feature's grid of J samples ((win_w + 2) x (win_h + 2) floats).
+  const std::size_t fpg_size = kSeedGroup / static_cast<std::size_t>(params.win_size.width);
+  const std::size_t grid_bytes_per_row = fpg_size * static_cast<std::size_t>(params.win_size.width + 2) * sizeof(float);
+  const std::size_t row_bytes = 3 * kSeedGroup * sizeof(float) + grid_bytes_per_row, room = queue.context().device().local_memory;
+  const std::size_t fixed = kSeedStaticLocal + 2 * grid_bytes_per_row;  // the grid's two ring rows
+  const std::size_t max_rows = room > fixed ? (room - fixed) / row_bytes : 0;
   if (static_cast<std::size_t>(params.win_size.height) > max_rows) {
     throw Error(ErrorCode::out_of_range, op, "win_size",
                 "method seed takes windows up to " + std::to_string(max_rows) + " rows high on this device (its local memory)");
@@ -69,8 +73,9 @@ Event seed_track(Queue& queue, const OpticalFlowPyramid& prev_pyr, const Optical
     launch.arg(prev_levels[L].width()).arg(prev_levels[L].height());
     launch.image(prev_levels[L]).image(next_levels[L]);
     launch.array(prev_pts).array(next_pts).array(status).array(err.empty() ? status : err).arg(static_cast<int>(!err.empty()));
-    // The template's samples: three planes of win_h rows of kSeedGroup floats.
-    launch.local(static_cast<std::size_t>(params.win_size.height) * row_bytes);
+    // The template's samples: three planes of win_h rows of kSeedGroup floats; the J grids.
+    launch.local(static_cast<std::size_t>(params.win_size.height) * 3 * kSeedGroup * sizeof(float));
+    launch.local(static_cast<std::size_t>(params.win_size.height + 2) * grid_bytes_per_row);
     last = launch.run(range(groups * kSeedGroup), range(kSeedGroup));
   }
   return Event(first.valid() ? first.first() : last, last);
