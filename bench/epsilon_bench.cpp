@@ -50,7 +50,7 @@ std::vector<Case> make_cases(Env& env) {
     };
     cases.push_back(std::move(b));
   }
-  for (EpsilonMethod m : {EpsilonMethod::automatic, EpsilonMethod::tiled, EpsilonMethod::blocked}) {
+  for (EpsilonMethod m : {EpsilonMethod::automatic, EpsilonMethod::tiled, EpsilonMethod::blocked, EpsilonMethod::pairs}) {
     EpsilonOptions options;
     options.window = 5;
     options.threshold = 20;

@@ -2,8 +2,10 @@
 // plane is copied alongside. The formula is in docs/epsilon_filter.md.
 #include <string>
 
+#include "../../kernels/epsilon_pairs_shape.h"
 #include "core/launch.hpp"
 #include "ops/elementwise_common.hpp"
+#include "ops/filter_support.hpp"
 #include "plinth/filters.hpp"
 
 namespace plinth {
@@ -24,6 +26,10 @@ struct EpsilonPolicy {
   // segments of 12 values feeding 16 outputs), fewer for wider windows, whose code and registers
   // grow with the window.
   static int blocked_rows(int window) { return window <= 9 ? 4 : window <= 15 ? 2 : 1; }
+  // Rows per strip of pairs (a work-group covers 128 x 8 * rows outputs): a strip's first and last
+  // R rows are read for their neighbours only, so longer strips waste less; 8 keeps 3840x2160 at
+  // 1020 work-groups of 256 (about two per SM and wave of four on the H100's 132 SMs).
+  static int pairs_rows(int /*window*/) { return 8; }
 };
 
 void check_options(const EpsilonOptions& o) {
@@ -49,6 +55,7 @@ std::string_view to_string(EpsilonMethod method) noexcept {
     case EpsilonMethod::plain: return "plain";
     case EpsilonMethod::tiled: return "tiled";
     case EpsilonMethod::blocked: return "blocked";
+    case EpsilonMethod::pairs: return "pairs";
   }
   return "?";
 }
@@ -58,7 +65,7 @@ EpsilonMethod parse_epsilon_method(std::string_view text) {
     if (text == to_string(m)) return m;
   }
   throw Error(ErrorCode::invalid_argument, kOp, "method",
-              "unknown method '" + std::string(text) + "' (expected auto, plain, tiled or blocked)");
+              "unknown method '" + std::string(text) + "' (expected auto, plain, tiled, blocked or pairs)");
 }
 
 Event epsilon_filter(Queue& queue, const DeviceImage& src, DeviceImage& dst, const EpsilonOptions& options) {
@@ -75,11 +82,31 @@ Event epsilon_filter(Queue& queue, const DeviceImage& src, DeviceImage& dst, con
   const EpsilonPolicy policy;
   detail::BuildOptions build;
   build.define("WIN", options.window).define("BORDER", static_cast<long long>(options.border));
+  // automatic: pairs wherever it runs (windows up to 11x11: about half the instructions of blocked
+  // per output, docs/filters.md "What limits each kernel"), tiled beyond.
+  const bool pairs = options.method == EpsilonMethod::pairs ||
+                     (options.method == EpsilonMethod::automatic && options.window <= EPS_PAIRS_MAX_WINDOW);
+  if (pairs) {
+    if (options.window > EPS_PAIRS_MAX_WINDOW) {
+      throw Error(ErrorCode::invalid_argument, kOp, "method",
+                  "pairs runs windows up to " + std::to_string(EPS_PAIRS_MAX_WINDOW) + "x" +
+                      std::to_string(EPS_PAIRS_MAX_WINDOW) + ", not " + std::to_string(options.window));
+    }
+    const int rows = EpsilonPolicy::pairs_rows(options.window);
+    build.define("RPT", rows)
+        .define("SRC_WORDS", detail::vector_aligned(src, 4) ? 1 : 0)
+        .define("DST_WORDS", detail::vector_aligned(dst, 4) ? 1 : 0);
+    const auto program = detail::get_program(queue, "epsilon_pairs.cl", build);
+    detail::Launch launch(queue, program, "epsilon_pairs");
+    launch.arg(src.width()).arg(src.height()).arg(options.threshold).arg(options.border_value).image(src).image(dst);
+    const auto tile_w = static_cast<std::size_t>(4 * EPS_PAIRS_TW_WORDS);
+    const auto tile_h = static_cast<std::size_t>(EPS_PAIRS_GROUP / EPS_PAIRS_TW_WORDS * rows);
+    const std::size_t groups_x = (static_cast<std::size_t>(src.width()) + tile_w - 1) / tile_w;
+    const std::size_t groups_y = (static_cast<std::size_t>(src.height()) + tile_h - 1) / tile_h;
+    return Event(launch.run(detail::range(groups_x * EPS_PAIRS_GROUP, groups_y), detail::range(EPS_PAIRS_GROUP, 1)));
+  }
   const bool tiled = options.method != EpsilonMethod::plain;
-  // automatic: blocked for the windows the H100 measured it on (3x3 to 9x9, 2026-11-25: equal to
-  // tiled at 3x3 1920x1080, 7-24% faster elsewhere; docs/PERFORMANCE.md), tiled for the rest.
-  const bool blocked = options.method == EpsilonMethod::blocked ||
-                       (options.method == EpsilonMethod::automatic && options.window >= 3 && options.window <= 9);
+  const bool blocked = options.method == EpsilonMethod::blocked;
   const int rows = blocked ? EpsilonPolicy::blocked_rows(options.window) : 1;
   if (tiled) build.define("GX", policy.gx).define("GY", policy.gy).define("PX", policy.px);
   if (blocked) build.define("PY", rows);
