@@ -47,7 +47,9 @@
 #define EXT_W (EPS_PAIRS_TW_WORDS + 2 * HW)       /* words per local row */
 #define EXT_H (TILE_H + 2 * R)                    /* local rows */
 #define EXT_WORDS (EXT_W * EXT_H)
-#define LOAD_ITEMS ((EXT_WORDS + EPS_PAIRS_GROUP - 1) / EPS_PAIRS_GROUP)
+#define CORE_ITEMS ((EXT_H + STRIPS - 1) / STRIPS)  /* core words a work-item loads */
+#define HALO_WORDS (2 * HW * EXT_H)
+#define HALO_ITEMS (HW > 0 ? (HALO_WORDS + EPS_PAIRS_GROUP - 1) / EPS_PAIRS_GROUP : 1) /* (1: no halo, 1x1) */
 #define NV (4 + 2 * R)                            /* values of a row a strip reads */
 #define NROWS (RPT + 2 * R)                       /* rows a strip reads */
 
@@ -116,23 +118,66 @@ KERNEL REQD_GROUP_SIZE(EPS_PAIRS_GROUP, 1, 1) void epsilon_pairs(int width, int 
   const int e_first = (w0 - HW) * 4;                /* element of local column 0 */
   const bool direct = e_first >= 0 && e_first + EXT_W * 4 <= width;
 
-  uint words[LOAD_ITEMS];
-  UNROLL
-  for (int k = 0; k < LOAD_ITEMS; ++k) {
-    const int idx = lid + k * EPS_PAIRS_GROUP;
-    words[k] = 0u;
-    if (idx < EXT_WORDS) {
-      const int r = idx / EXT_W;
-      const int q = idx - r * EXT_W;
-      const int yi = border_index(y0 - R + r, height, BORDER);
-      GLOBAL const uchar* row = yi < 0 ? 0 : src + src_offset + yi * src_step;
-      words[k] = pairs_word(row, e_first + 4 * q, width, border_value, direct);
+  /* Work-item (wrow, lane) loads the tile's core word HW + lane of rows wrow, wrow + STRIPS, ...;
+   * the halo words (HW each side of each row) are spread over the work-group. Work-groups whose
+   * region lies inside the image (most of them) read with aligned word loads and no border
+   * arithmetic; the others through the border. */
+  const int lane = lid % EPS_PAIRS_TW_WORDS, wrow = lid / EPS_PAIRS_TW_WORDS;
+  const bool rows_inside = y0 - R >= 0 && y0 - R + EXT_H <= height;
+  uint core[CORE_ITEMS], halo[HALO_ITEMS];
+#if SRC_WORDS && LITTLE_WORDS
+  if (direct && rows_inside) {
+    GLOBAL const uchar* base = src + src_offset + (y0 - R) * src_step + e_first;
+    UNROLL
+    for (int k = 0; k < CORE_ITEMS; ++k) {
+      const int r = wrow + STRIPS * k;
+      core[k] = 0u;
+      if (r < EXT_H) core[k] = *(GLOBAL const uint*)(base + r * src_step + 4 * (HW + lane));
+    }
+    UNROLL
+    for (int k = 0; k < HALO_ITEMS; ++k) {
+      const int h = lid + EPS_PAIRS_GROUP * k;
+      const int r = h / (2 * HW + (HW == 0)), side = h - r * (2 * HW);
+      const int q = side < HW ? side : side + EPS_PAIRS_TW_WORDS;
+      halo[k] = 0u;
+      if (h < HALO_WORDS) halo[k] = *(GLOBAL const uint*)(base + r * src_step + 4 * q);
+    }
+  } else
+#endif
+  {
+    UNROLL
+    for (int k = 0; k < CORE_ITEMS; ++k) {
+      const int r = wrow + STRIPS * k;
+      core[k] = 0u;
+      if (r < EXT_H) {
+        const int yi = border_index(y0 - R + r, height, BORDER);
+        GLOBAL const uchar* row = yi < 0 ? 0 : src + src_offset + yi * src_step;
+        core[k] = pairs_word(row, e_first + 4 * (HW + lane), width, border_value, direct);
+      }
+    }
+    UNROLL
+    for (int k = 0; k < HALO_ITEMS; ++k) {
+      const int h = lid + EPS_PAIRS_GROUP * k;
+      const int r = h / (2 * HW + (HW == 0)), side = h - r * (2 * HW);
+      const int q = side < HW ? side : side + EPS_PAIRS_TW_WORDS;
+      halo[k] = 0u;
+      if (h < HALO_WORDS) {
+        const int yi = border_index(y0 - R + r, height, BORDER);
+        GLOBAL const uchar* row = yi < 0 ? 0 : src + src_offset + yi * src_step;
+        halo[k] = pairs_word(row, e_first + 4 * q, width, border_value, direct);
+      }
     }
   }
   UNROLL
-  for (int k = 0; k < LOAD_ITEMS; ++k) {
-    const int idx = lid + k * EPS_PAIRS_GROUP;
-    if (idx < EXT_WORDS) tile[idx] = words[k];
+  for (int k = 0; k < CORE_ITEMS; ++k) {
+    const int r = wrow + STRIPS * k;
+    if (r < EXT_H) tile[r * EXT_W + HW + lane] = core[k];
+  }
+  UNROLL
+  for (int k = 0; k < HALO_ITEMS; ++k) {
+    const int h = lid + EPS_PAIRS_GROUP * k;
+    const int r = h / (2 * HW + (HW == 0)), side = h - r * (2 * HW);
+    if (h < HALO_WORDS) tile[r * EXT_W + (side < HW ? side : side + EPS_PAIRS_TW_WORDS)] = halo[k];
   }
   if (lid <= AREA) {
     const float r = lid == 0 ? 0.0f : 1.0f / (float)lid;

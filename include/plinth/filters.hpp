@@ -213,7 +213,7 @@ Event median_blur(Queue& queue, const DeviceImage& src, DeviceImage& dst, const 
 HostImage median_blur(Queue& queue, const HostImage& src, const MedianOptions& options = {});
 
 enum class EpsilonMethod {
-  automatic,  // pairs for windows up to 11x11, tiled beyond
+  automatic,  // pairs for 3x3 and 5x5, blocked for 7x7 and 9x9, tiled for the others
   plain,      // one output per work-item straight from global memory: the reference
   tiled,      // work-group tiles in local memory, several outputs per work-item, no division
   blocked,    // tiled with a block of 4 x 4 outputs per work-item and sum and count packed in one word

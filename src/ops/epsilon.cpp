@@ -82,10 +82,13 @@ Event epsilon_filter(Queue& queue, const DeviceImage& src, DeviceImage& dst, con
   const EpsilonPolicy policy;
   detail::BuildOptions build;
   build.define("WIN", options.window).define("BORDER", static_cast<long long>(options.border));
-  // automatic: pairs wherever it runs (windows up to 11x11: about half the instructions of blocked
-  // per output, docs/filters.md "What limits each kernel"), tiled beyond.
-  const bool pairs = options.method == EpsilonMethod::pairs ||
-                     (options.method == EpsilonMethod::automatic && options.window <= EPS_PAIRS_MAX_WINDOW);
+  // automatic (docs/filters.md "What limits each kernel", from NVRTC's SASS for sm_90): pairs for 3x3
+  // and 5x5, where NVRTC unrolls its row walk and it issues about half the instructions per output
+  // of blocked; blocked for 7x7 and 9x9 (the H100's measured choice before pairs: there NVRTC keeps
+  // pairs' row walk as a loop, 196 and 345 instructions per output, no fewer than blocked's); tiled
+  // for the others.
+  const bool automatic = options.method == EpsilonMethod::automatic;
+  const bool pairs = options.method == EpsilonMethod::pairs || (automatic && (options.window == 3 || options.window == 5));
   if (pairs) {
     if (options.window > EPS_PAIRS_MAX_WINDOW) {
       throw Error(ErrorCode::invalid_argument, kOp, "method",
@@ -106,7 +109,7 @@ Event epsilon_filter(Queue& queue, const DeviceImage& src, DeviceImage& dst, con
     return Event(launch.run(detail::range(groups_x * EPS_PAIRS_GROUP, groups_y), detail::range(EPS_PAIRS_GROUP, 1)));
   }
   const bool tiled = options.method != EpsilonMethod::plain;
-  const bool blocked = options.method == EpsilonMethod::blocked;
+  const bool blocked = options.method == EpsilonMethod::blocked || (automatic && (options.window == 7 || options.window == 9));
   const int rows = blocked ? EpsilonPolicy::blocked_rows(options.window) : 1;
   if (tiled) build.define("GX", policy.gx).define("GY", policy.gy).define("PX", policy.px);
   if (blocked) build.define("PY", rows);
