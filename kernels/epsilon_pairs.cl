@@ -23,9 +23,9 @@
  * n, because (S + e) / n lies at least 1 / (2n) from the nearest half-integer. A table in local
  * memory holds, for each n, 1/n and 2^22 + n U - e (exact: the floats of [2^22, 2^23) are spaced
  * 1/2 apart), so S + e is one subtraction and rint((S + e) * (1/n)) one fma with 1.5 * 2^23 (the
- * product is exact inside the fma, 1/n has a relative error of at most 2^-24, so the result is off
- * (S + e) / n by less than 256 * 2^-24, far inside the 1 / (2 * 121) margin); the low mantissa byte
- * of that sum is the output.
+ * product is exact inside the fma; 1/n is off by at most 2.5 ulp (OpenCL's division; CUDA's is
+ * correctly rounded), so the result is off (S + e) / n by less than 256 * 2^-21, far inside the
+ * 1 / (2 * 121) margin); the low mantissa byte of that sum is the output.
  *
  * The source tile (the strips' rows plus R above and below, their 128 columns plus a word each side)
  * is loaded into local memory first, one 32-bit word per load, all loads issued before any store
