@@ -50,6 +50,9 @@
 #define CORE_ITEMS ((EXT_H + STRIPS - 1) / STRIPS)  /* core words a work-item loads */
 #define HALO_WORDS (2 * HW * EXT_H)
 #define HALO_ITEMS (HW > 0 ? (HALO_WORDS + EPS_PAIRS_GROUP - 1) / EPS_PAIRS_GROUP : 1) /* (1: no halo, 1x1) */
+/* Halo word h of the tile: its row, and its local word (the HW words left of the core, then right). */
+#define HALO_ROW(h) ((h) / (2 * HW + (HW == 0)))
+#define HALO_WORD(h) ((h) - HALO_ROW(h) * (2 * HW) < HW ? (h) - HALO_ROW(h) * (2 * HW) : (h) - HALO_ROW(h) * (2 * HW) + EPS_PAIRS_TW_WORDS)
 #define NV (4 + 2 * R)                            /* values of a row a strip reads */
 #define NROWS (RPT + 2 * R)                       /* rows a strip reads */
 
@@ -137,10 +140,8 @@ KERNEL REQD_GROUP_SIZE(EPS_PAIRS_GROUP, 1, 1) void epsilon_pairs(int width, int 
     UNROLL
     for (int k = 0; k < HALO_ITEMS; ++k) {
       const int h = lid + EPS_PAIRS_GROUP * k;
-      const int r = h / (2 * HW + (HW == 0)), side = h - r * (2 * HW);
-      const int q = side < HW ? side : side + EPS_PAIRS_TW_WORDS;
       halo[k] = 0u;
-      if (h < HALO_WORDS) halo[k] = *(GLOBAL const uint*)(base + r * src_step + 4 * q);
+      if (h < HALO_WORDS) halo[k] = *(GLOBAL const uint*)(base + HALO_ROW(h) * src_step + 4 * HALO_WORD(h));
     }
   } else
 #endif
@@ -158,13 +159,11 @@ KERNEL REQD_GROUP_SIZE(EPS_PAIRS_GROUP, 1, 1) void epsilon_pairs(int width, int 
     UNROLL
     for (int k = 0; k < HALO_ITEMS; ++k) {
       const int h = lid + EPS_PAIRS_GROUP * k;
-      const int r = h / (2 * HW + (HW == 0)), side = h - r * (2 * HW);
-      const int q = side < HW ? side : side + EPS_PAIRS_TW_WORDS;
       halo[k] = 0u;
       if (h < HALO_WORDS) {
-        const int yi = border_index(y0 - R + r, height, BORDER);
+        const int yi = border_index(y0 - R + HALO_ROW(h), height, BORDER);
         GLOBAL const uchar* row = yi < 0 ? 0 : src + src_offset + yi * src_step;
-        halo[k] = pairs_word(row, e_first + 4 * q, width, border_value, direct);
+        halo[k] = pairs_word(row, e_first + 4 * HALO_WORD(h), width, border_value, direct);
       }
     }
   }
@@ -176,8 +175,7 @@ KERNEL REQD_GROUP_SIZE(EPS_PAIRS_GROUP, 1, 1) void epsilon_pairs(int width, int 
   UNROLL
   for (int k = 0; k < HALO_ITEMS; ++k) {
     const int h = lid + EPS_PAIRS_GROUP * k;
-    const int r = h / (2 * HW + (HW == 0)), side = h - r * (2 * HW);
-    if (h < HALO_WORDS) tile[r * EXT_W + (side < HW ? side : side + EPS_PAIRS_TW_WORDS)] = halo[k];
+    if (h < HALO_WORDS) tile[HALO_ROW(h) * EXT_W + HALO_WORD(h)] = halo[k];
   }
   if (lid <= AREA) {
     const float r = lid == 0 ? 0.0f : 1.0f / (float)lid;
