@@ -62,7 +62,6 @@
 /* U = 2^15 for every window: above 255 * 121, and 121 U + 255 * 121 < 2^22; with 15 the byte v sits
  * at bits 8..15 of the float U + v (one byte move from a loaded word). */
 #define UNIT_SHIFT 15
-#define UNIT ((float)(1 << UNIT_SHIFT))
 #define UNIT_BITS ((uint)(127 + UNIT_SHIFT) << 23) /* the bits of the float U */
 #define TWO22 4194304.0f
 #define TWO22_BITS 0x4A800000u
