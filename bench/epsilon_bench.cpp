@@ -50,22 +50,25 @@ std::vector<Case> make_cases(Env& env) {
     };
     cases.push_back(std::move(b));
   }
-  for (EpsilonMethod m : {EpsilonMethod::automatic, EpsilonMethod::tiled, EpsilonMethod::blocked}) {
-    EpsilonOptions options;
-    options.window = 5;
-    options.threshold = 20;
-    options.method = m;
-    Case k;
-    k.op = "epsilon";
-    k.variant = std::string(to_string(m));
-    k.config = "NV12 frame 5x5 T20";
-    k.size = size;
-    k.bytes = 2 * 1.5 * plane;
-    k.run = [=](int s) {
-      DeviceNv12Frame out{(*luma)[static_cast<std::size_t>(s)], (*chroma)[static_cast<std::size_t>(s)]};
-      return epsilon_filter(*queue, (*frames)[static_cast<std::size_t>(s)], out, options);
-    };
-    cases.push_back(std::move(k));
+  // Whole frames (issue 20: "NV12 frames included"; the yardstick is the box filter of the Y plane).
+  for (int window : {3, 5}) {
+    for (EpsilonMethod m : {EpsilonMethod::automatic, EpsilonMethod::tiled, EpsilonMethod::blocked, EpsilonMethod::pairs}) {
+      EpsilonOptions options;
+      options.window = window;
+      options.threshold = 20;
+      options.method = m;
+      Case k;
+      k.op = "epsilon";
+      k.variant = std::string(to_string(m));
+      k.config = "NV12 frame " + std::to_string(window) + "x" + std::to_string(window) + " T20";
+      k.size = size;
+      k.bytes = 2 * 1.5 * plane;
+      k.run = [=](int s) {
+        DeviceNv12Frame out{(*luma)[static_cast<std::size_t>(s)], (*chroma)[static_cast<std::size_t>(s)]};
+        return epsilon_filter(*queue, (*frames)[static_cast<std::size_t>(s)], out, options);
+      };
+      cases.push_back(std::move(k));
+    }
   }
   return cases;
 }

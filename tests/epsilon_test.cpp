@@ -72,8 +72,9 @@ HostImage test_plane(int width, int height, std::uint32_t seed) {
 
 TEST(Epsilon, MatchesReference) {
   std::uint32_t seed = 1;
-  for (EpsilonMethod method : {EpsilonMethod::plain, EpsilonMethod::tiled, EpsilonMethod::blocked}) {
-    for (int window : {1, 3, 5, 9, 31}) {
+  for (EpsilonMethod method : {EpsilonMethod::plain, EpsilonMethod::tiled, EpsilonMethod::blocked, EpsilonMethod::pairs}) {
+    for (int window : {1, 3, 5, 9, 11, 31}) {
+      if (method == EpsilonMethod::pairs && window > 5) continue;  // wider ones: PairsAcrossTiles
       for (int threshold : {0, 12, 40, 255}) {
         for (Size size : {Size{1, 1}, Size{37, 23}, Size{300, 19}}) {
           SCOPED_TRACE(std::string(to_string(method)) + " window " + std::to_string(window) + " threshold " +
@@ -105,18 +106,54 @@ TEST(Epsilon, BlockedAcrossTiles) {
   }
 }
 
+// pairs' work-groups own 128 x 64 outputs in strips of 4 x 8 per work-item: planes of several tiles
+// each way with partial ones, every window it runs, every threshold class (none, some, all count),
+// with odd offsets and pitches (element loads, byte stores) and, for 3x3 and 5x5, word-aligned rows
+// (aligned word loads and stores inside the image). Each window and alignment is one more program
+// for PoCL to compile (4 to 18 s each on CI's cores), hence not every pairing.
+TEST(Epsilon, PairsAcrossTiles) {
+  std::uint32_t seed = 70;
+  for (int window : {3, 5, 7, 9, 11}) {
+    for (int threshold : {0, 9, 30, 255}) {
+      for (bool views : {false, true}) {
+        if (window > 5 && !views) continue;
+        SCOPED_TRACE("window " + std::to_string(window) + " threshold " + std::to_string(threshold) +
+                     (views ? " view" : ""));
+        const HostImage src = test_plane(window == 3 ? 300 : 260, window == 3 ? 150 : 70, seed++);
+        EpsilonOptions o;
+        o.window = window;
+        o.threshold = threshold;
+        o.method = EpsilonMethod::pairs;
+        EXPECT_TRUE(images_equal(reference(src, o), run(src, o, views)));
+      }
+    }
+  }
+  // A plane whose values sit near the threshold everywhere: many even counts, so rounding ties.
+  HostImage flat(200, 66, Format{Depth::u8, 1});
+  for (int y = 0; y < 66; ++y) {
+    for (int x = 0; x < 200; ++x) flat.at<std::uint8_t>(x, y) = static_cast<std::uint8_t>(100 + ((x * 7 + y * 3) % 5) * 3);
+  }
+  for (int window : {3, 5, 11}) {
+    EpsilonOptions o;
+    o.window = window;
+    o.threshold = 6;
+    o.method = EpsilonMethod::pairs;
+    EXPECT_TRUE(images_equal(reference(flat, o), run(flat, o, window == 11))) << "flat window " << window;
+  }
+}
+
 TEST(Epsilon, BorderModes) {
   std::uint32_t seed = 100;
   for (BorderMode border : {BorderMode::constant, BorderMode::replicate, BorderMode::reflect, BorderMode::reflect_101,
                             BorderMode::wrap}) {
-    for (EpsilonMethod method : {EpsilonMethod::plain, EpsilonMethod::tiled, EpsilonMethod::blocked}) {
+    for (EpsilonMethod method : {EpsilonMethod::plain, EpsilonMethod::tiled, EpsilonMethod::blocked, EpsilonMethod::pairs}) {
       // The plain kernel shares the border code; two modes suffice for it.
       if (method == EpsilonMethod::plain && border != BorderMode::constant && border != BorderMode::wrap) continue;
       for (Size size : {Size{2, 3}, Size{133, 17}}) {
         SCOPED_TRACE(std::string(to_string(border)) + " " + std::string(to_string(method)) + " " + std::to_string(size.width));
         const HostImage src = test_plane(size.width, size.height, seed++);
         EpsilonOptions o;
-        o.window = 7;
+        o.window = method == EpsilonMethod::pairs ? 5 : 7;  // pairs: a cheaper program for PoCL to build
         o.threshold = 60;
         o.border = border;
         o.border_value = 90;
@@ -186,6 +223,9 @@ TEST(Epsilon, Errors) {
   DeviceNv12Frame out;
   EXPECT_TRUE(throws_code([&] { epsilon_filter(queue(), bad, out, with(3, 10)); }, ErrorCode::invalid_argument));
   EXPECT_TRUE(throws_code([] { parse_epsilon_method("fast"); }, ErrorCode::invalid_argument));
+  EpsilonOptions wide = with(13, 10);
+  wide.method = EpsilonMethod::pairs;
+  EXPECT_TRUE(throws_code([&] { epsilon_filter(queue(), y, dst, wide); }, ErrorCode::invalid_argument));
 }
 
 }  // namespace

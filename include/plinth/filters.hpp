@@ -213,17 +213,18 @@ Event median_blur(Queue& queue, const DeviceImage& src, DeviceImage& dst, const 
 HostImage median_blur(Queue& queue, const HostImage& src, const MedianOptions& options = {});
 
 enum class EpsilonMethod {
-  automatic,  // tiled
+  automatic,  // pairs for 3x3 and 5x5, blocked for 7x7 and 9x9, tiled for the others
   plain,      // one output per work-item straight from global memory: the reference
   tiled,      // work-group tiles in local memory, several outputs per work-item, no division
   blocked,    // tiled with a block of 4 x 4 outputs per work-item and sum and count packed in one word
+  pairs,      // one test per unordered pair of window values, serving both ends; windows up to 11x11
 };
 // Every method, in the order of the enum (parsing and the bench loop over it).
 inline constexpr EpsilonMethod epsilon_methods[] = {EpsilonMethod::automatic, EpsilonMethod::plain, EpsilonMethod::tiled,
-                                                     EpsilonMethod::blocked};
+                                                     EpsilonMethod::blocked, EpsilonMethod::pairs};
 
 std::string_view to_string(EpsilonMethod method) noexcept;
-// Parses "auto", "plain", "tiled" or "blocked".
+// Parses "auto", "plain", "tiled", "blocked" or "pairs".
 EpsilonMethod parse_epsilon_method(std::string_view text);
 
 // The epsilon filter of the Adreno case study (docs/epsilon_filter.md has the exact formula):

@@ -189,6 +189,26 @@ INLINE uint warp_shuffle_idx_u32(uint v, int lane) {
 #define HAS_WARP_SHUFFLE 0
 #endif
 
+/* byte_perm(x, y, s): byte i of the result is byte (s >> 4i) & 7 of the 8 bytes y:x (x holds bytes
+ * 0-3), as CUDA's __byte_perm: one instruction (prmt) on NVIDIA GPUs, where compilers turn shifts
+ * and masks of bytes into two or three. */
+#if defined(PLINTH_NVIDIA)
+INLINE uint byte_perm(uint x, uint y, uint s) {
+  uint r;
+  __asm__("prmt.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(x), "r"(y), "r"(s));
+  return r;
+}
+#else
+INLINE uint byte_perm(uint x, uint y, uint s) {
+  uint r = 0u;
+  for (int i = 0; i < 4; ++i) {
+    const uint b = (s >> (4 * i)) & 7u;
+    r |= ((b < 4u ? x >> (8u * b) : y >> (8u * (b - 4u))) & 0xffu) << (8 * i);
+  }
+  return r;
+}
+#endif
+
 /* An image argument is three kernel parameters: base pointer, offset and pitch in elements;
  * the host side (src/core/launch.hpp) passes them in that order. */
 #define IMAGE_PARAM(T, name) GLOBAL T* RESTRICT name, int name##_offset, int name##_step

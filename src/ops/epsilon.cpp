@@ -2,8 +2,10 @@
 // plane is copied alongside. The formula is in docs/epsilon_filter.md.
 #include <string>
 
+#include "../../kernels/epsilon_pairs_shape.h"
 #include "core/launch.hpp"
 #include "ops/elementwise_common.hpp"
+#include "ops/filter_support.hpp"
 #include "plinth/filters.hpp"
 
 namespace plinth {
@@ -24,6 +26,11 @@ struct EpsilonPolicy {
   // segments of 12 values feeding 16 outputs), fewer for wider windows, whose code and registers
   // grow with the window.
   static int blocked_rows(int window) { return window <= 9 ? 4 : window <= 15 ? 2 : 1; }
+  // Rows per strip of pairs (a work-group covers 128 x 8 * rows outputs): a strip's first and last
+  // R rows are read for their neighbours only, so longer strips waste less (8: 2 of 10 rows for
+  // 3x3); 8 still gives 3840x2160 1020 work-groups of 256, 7.7 per SM of the H100's 132. Not
+  // tuned on the GPU.
+  static int pairs_rows(int /*window*/) { return 8; }
 };
 
 void check_options(const EpsilonOptions& o) {
@@ -49,6 +56,7 @@ std::string_view to_string(EpsilonMethod method) noexcept {
     case EpsilonMethod::plain: return "plain";
     case EpsilonMethod::tiled: return "tiled";
     case EpsilonMethod::blocked: return "blocked";
+    case EpsilonMethod::pairs: return "pairs";
   }
   return "?";
 }
@@ -58,7 +66,7 @@ EpsilonMethod parse_epsilon_method(std::string_view text) {
     if (text == to_string(m)) return m;
   }
   throw Error(ErrorCode::invalid_argument, kOp, "method",
-              "unknown method '" + std::string(text) + "' (expected auto, plain, tiled or blocked)");
+              "unknown method '" + std::string(text) + "' (expected auto, plain, tiled, blocked or pairs)");
 }
 
 Event epsilon_filter(Queue& queue, const DeviceImage& src, DeviceImage& dst, const EpsilonOptions& options) {
@@ -75,11 +83,34 @@ Event epsilon_filter(Queue& queue, const DeviceImage& src, DeviceImage& dst, con
   const EpsilonPolicy policy;
   detail::BuildOptions build;
   build.define("WIN", options.window).define("BORDER", static_cast<long long>(options.border));
+  // automatic (docs/filters.md "What limits each kernel", from NVRTC's SASS for sm_90): pairs for 3x3
+  // and 5x5, where NVRTC unrolls its row walk and it issues about half the instructions per output
+  // of blocked; blocked for 7x7 and 9x9 (the H100's measured choice before pairs: there NVRTC keeps
+  // pairs' row walk as a loop, 196 and 345 instructions per output, no fewer than blocked's); tiled
+  // for the others.
+  const bool automatic = options.method == EpsilonMethod::automatic;
+  const bool pairs = options.method == EpsilonMethod::pairs || (automatic && (options.window == 3 || options.window == 5));
+  if (pairs) {
+    if (options.window > EPS_PAIRS_MAX_WINDOW) {
+      throw Error(ErrorCode::invalid_argument, kOp, "method",
+                  "pairs runs windows up to " + std::to_string(EPS_PAIRS_MAX_WINDOW) + "x" +
+                      std::to_string(EPS_PAIRS_MAX_WINDOW) + ", not " + std::to_string(options.window));
+    }
+    const int rows = EpsilonPolicy::pairs_rows(options.window);
+    build.define("RPT", rows)
+        .define("SRC_WORDS", detail::vector_aligned(src, 4) ? 1 : 0)
+        .define("DST_WORDS", detail::vector_aligned(dst, 4) ? 1 : 0);
+    const auto program = detail::get_program(queue, "epsilon_pairs.cl", build);
+    detail::Launch launch(queue, program, "epsilon_pairs");
+    launch.arg(src.width()).arg(src.height()).arg(options.threshold).arg(options.border_value).image(src).image(dst);
+    const auto tile_w = static_cast<std::size_t>(4 * EPS_PAIRS_TW_WORDS);
+    const auto tile_h = static_cast<std::size_t>(EPS_PAIRS_GROUP / EPS_PAIRS_TW_WORDS * rows);
+    const std::size_t groups_x = (static_cast<std::size_t>(src.width()) + tile_w - 1) / tile_w;
+    const std::size_t groups_y = (static_cast<std::size_t>(src.height()) + tile_h - 1) / tile_h;
+    return Event(launch.run(detail::range(groups_x * EPS_PAIRS_GROUP, groups_y), detail::range(EPS_PAIRS_GROUP, 1)));
+  }
   const bool tiled = options.method != EpsilonMethod::plain;
-  // automatic: blocked for the windows the H100 measured it on (3x3 to 9x9, 2026-11-25: equal to
-  // tiled at 3x3 1920x1080, 7-24% faster elsewhere; docs/PERFORMANCE.md), tiled for the rest.
-  const bool blocked = options.method == EpsilonMethod::blocked ||
-                       (options.method == EpsilonMethod::automatic && options.window >= 3 && options.window <= 9);
+  const bool blocked = options.method == EpsilonMethod::blocked || (automatic && (options.window == 7 || options.window == 9));
   const int rows = blocked ? EpsilonPolicy::blocked_rows(options.window) : 1;
   if (tiled) build.define("GX", policy.gx).define("GY", policy.gy).define("PX", policy.px);
   if (blocked) build.define("PY", rows);

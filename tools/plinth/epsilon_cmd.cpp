@@ -83,7 +83,7 @@ void setup(CLI::App& command, Globals& globals) {
   command.add_option("--threshold", o->threshold, "largest |neighbour - centre| averaged, 0 to 255 (default 20)");
   command.add_option("--border", o->border, "reflect_101 (default), replicate, reflect, wrap or constant");
   command.add_option("--border-value", o->border_value, "value of the constant border, 0 to 255");
-  command.add_option("--method", o->method, "auto, plain, tiled or blocked");
+  command.add_option("--method", o->method, "auto, plain, tiled, blocked or pairs");
   command.callback([o, &globals] { run(*o, globals); });
 }
 
