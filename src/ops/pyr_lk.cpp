@@ -126,6 +126,9 @@ PyrLkMethod parse_pyr_lk_method(std::string_view text) {
               "unknown method '" + std::string(text) + "' (expected " + names + ")");
 }
 
+// automatic's switch from opencv_fused to opencv_int_sums (below, with the measurements).
+constexpr std::int64_t kFusedBelowPoints = 5000;
+
 Event calc_optical_flow_pyr_lk(Queue& queue, const OpticalFlowPyramid& prev, const OpticalFlowPyramid& next,
                                const DeviceArray& prev_pts, const DeviceArray& next_pts, const DeviceArray& status,
                                const DeviceArray& err, const PyrLkParams& params) {
@@ -172,9 +175,12 @@ Event calc_optical_flow_pyr_lk(Queue& queue, const OpticalFlowPyramid& prev, con
                           (local_memory == 0 || patch_bytes + terms_bytes + 1024 <= local_memory);
   const auto [tail_lanes, class_share] = int_sums_lanes(params.win_size);
   const bool int_sums_fits = group_fits && class_share <= kMaxClassElements;
-  // automatic on GPUs: opencv_fused where the integer sums apply, else opencv where its local
-  // memory fits, else opencv_item. Why (not yet timed on a GPU; sm_90 SASS of the NVRTC output,
-  // 21x21): per iteration, opencv and opencv_int_sums both sample the next frame's window with all
+  // automatic on GPUs: where the integer sums apply, opencv_fused for fewer points than one round
+  // of resident work-groups (132 SMs x 32 on the H100) and opencv_int_sums for more; else opencv
+  // where its local memory fits, else opencv_item. Measured on the H100 (CUDA, 1920x1080, 21x21,
+  // 3 levels, 2026-11-25 08:26 UTC): 3,300 points fused 294 us, int_sums 306, opencv 385; 10,000
+  // points 533 / 520 / 708; 100,000 points 3,528 / 3,252 / 4,674 (opencv_item at 10,000: 1,027).
+  // Why (sm_90 SASS of the NVRTC output, 21x21): per iteration, opencv and opencv_int_sums both sample the next frame's window with all
   // 32 work-items of a point; opencv then writes the b chains' float terms in a second pass over
   // the window (about 75 instructions an element, branches for both kinds of term) and runs
   // OpenCV's 10 chains on 10 of the 32 work-items (the scalar tail alone is 105 dependent
@@ -192,7 +198,8 @@ Event calc_optical_flow_pyr_lk(Queue& queue, const OpticalFlowPyramid& prev, con
   if (method == PyrLkMethod::automatic) {
     const bool cpu = queue.context().device().type == DeviceType::cpu;
     method = cpu ? (group_fits ? PyrLkMethod::opencv : PyrLkMethod::opencv_item)
-                 : (int_sums_fits ? PyrLkMethod::opencv_fused : (group_fits ? PyrLkMethod::opencv : PyrLkMethod::opencv_item));
+                 : (int_sums_fits ? (n < kFusedBelowPoints ? PyrLkMethod::opencv_fused : PyrLkMethod::opencv_int_sums)
+                                  : (group_fits ? PyrLkMethod::opencv : PyrLkMethod::opencv_item));
   }
   const bool int_sums_method = method == PyrLkMethod::opencv_int_sums || method == PyrLkMethod::opencv_fused;
   if ((method == PyrLkMethod::opencv && !group_fits) || (int_sums_method && !int_sums_fits)) {
