@@ -67,7 +67,7 @@
 #define TWO22_BITS 0x4A800000u
 #define ROUNDER 12582912.0f                       /* 1.5 * 2^23: adding it rounds to an integer */
 
-#if defined(__ENDIAN_LITTLE__) || defined(PLINTH_NVIDIA)
+#if PLINTH_LITTLE_ENDIAN
 #define LITTLE_WORDS 1
 #else
 #define LITTLE_WORDS 0
