@@ -198,15 +198,18 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void bow_constant(int n, int k, CONST_ARRAY_
 
 /* The fused kernels' shared steps, as macros over the kernel's own names (rows4, slice4, acc,
  * best, best_index, tx, ty, k, norms), so that the register blocks stay in registers:
- * FUSED_STEP adds dimension d (row dd of the slice) to the 8 x 8 block of dot products;
+ * FUSED_STEP adds dimension d (row dd of the slice) to the 8 x 8 block of dot products; a
+ * work-item's 8 centroids of a chunk are FUSED_CENTROID(0..7), 4 at 4 tx and 4 at 4 (TX + tx), so
+ * that a half-warp's float4 reads of the slice are 256 contiguous bytes (no bank conflicts);
  * FUSED_KEEP_BEST turns a chunk's dot products into scores |c|^2 - 2 x.c and keeps each
  * descriptor's least, in increasing centroid order (of equal scores the first, lowest index, stays). */
+#define FUSED_CENTROID(j) (((j) / 4) * (4 * TX) + 4 * tx + (j) % 4)
 #define FUSED_STEP(d, dd)                                                                     \
   {                                                                                           \
     const float4 a0 = rows4[((d) * RS + ty * MT) / 4];                                        \
     const float4 a1 = rows4[((d) * RS + ty * MT) / 4 + 1];                                    \
-    const float4 b0 = slice4[((dd) * CS + tx * NT) / 4];                                      \
-    const float4 b1 = slice4[((dd) * CS + tx * NT) / 4 + 1];                                  \
+    const float4 b0 = slice4[(dd) * (CS / 4) + tx];                                           \
+    const float4 b1 = slice4[(dd) * (CS / 4) + TX + tx];                                      \
     const float a[MT] = {a0.x, a0.y, a0.z, a0.w, a1.x, a1.y, a1.z, a1.w};                     \
     const float b[NT] = {b0.x, b0.y, b0.z, b0.w, b1.x, b1.y, b1.z, b1.w};                     \
     UNROLL for (int m = 0; m < MT; ++m) {                                                     \
@@ -215,16 +218,14 @@ KERNEL REQD_GROUP_SIZE(GROUP, 1, 1) void bow_constant(int n, int k, CONST_ARRAY_
   }
 #define FUSED_KEEP_BEST(c0)                                                                   \
   UNROLL for (int j = 0; j < NT; ++j) {                                                       \
-    const int c = (c0) + tx * NT + j;                                                         \
-    if (c < k) {                                                                              \
-      const float norm = ARRAY_AT(norms, c);                                                  \
-      UNROLL for (int m = 0; m < MT; ++m) {                                                   \
-        const float score = norm - 2.0f * acc[m][j];                                          \
-        if (score < best[m]) {                                                                \
-          best[m] = score;                                                                    \
-          best_index[m] = c;                                                                  \
-        }                                                                                     \
-      }                                                                                       \
+    const int c = (c0) + FUSED_CENTROID(j);                                                   \
+    /* Past k the slice held zeros, so the score is +inf there and never replaces a best. */  \
+    const float norm = c < k ? ARRAY_AT(norms, c) : INFINITY;                                 \
+    UNROLL for (int m = 0; m < MT; ++m) {                                                     \
+      const float score = norm - 2.0f * acc[m][j];                                            \
+      const bool better = score < best[m];                                                    \
+      best[m] = better ? score : best[m];                                                     \
+      best_index[m] = better ? c : best_index[m];                                             \
     }                                                                                         \
   }
 
