@@ -20,7 +20,7 @@
 namespace plinth {
 
 enum class BowMethod {
-  automatic,   // fused where it applies, else baseline
+  automatic,   // fused where it applies (fused_pipelined on CUDA for k > 256), else baseline
   baseline,    // seed GPU1: a work-item per descriptor, distances summed over rows of descriptors
   transposed,  // seed GPU2: descriptors read dimension-major, so neighbouring work-items coalesce
   float4,      // seed GPU3: transposed, four dimensions per step as float4
