@@ -3,7 +3,8 @@
 //   OpenCV's algorithm by each of its methods (opencv: ordered chains, opencv_int_sums: integer
 //   sums where exact, opencv_fused: the same in one launch, auto: the one calc_optical_flow_pyr_lk
 //   picks), 10k / 100k / 3300 points,
-//   21x21, maxLevel 3 (the targets at 1920x1080); opencv_item at 10k points;
+//   21x21, maxLevel 3 (the targets at 1920x1080); opencv_item at 10k points; auto at 10k
+//   points with the pyramids built by method per_level (one launch per step) beside the fused ones;
 //   seed, 3300 points, 16x16, 3 levels of 1/4 size steps (the case study's case at 640x480).
 // The frames are a procedural texture that bench/peers/opencv_pyr_lk_peer.py computes bit for
 // bit the same (integer value noise), the second frame moved by (17, -11) / 8 pixels; the points a
@@ -73,12 +74,14 @@ struct Config {
   int points;
   int win;
   int max_level;
+  OpticalFlowPyramidMethod pyramid = OpticalFlowPyramidMethod::automatic;
 };
 
 std::string config_name(const Config& c) {
   std::string pts = c.points % 1000 == 0 ? std::to_string(c.points / 1000) + "k" : std::to_string(c.points);
   std::string name = pts + " pts " + std::to_string(c.win) + "x" + std::to_string(c.win) + " L" + std::to_string(c.max_level);
   if (c.method == PyrLkMethod::seed) name += " /4";
+  if (c.pyramid != OpticalFlowPyramidMethod::automatic) name += ", " + std::string(to_string(c.pyramid)) + " pyramids";
   return name;
 }
 
@@ -104,6 +107,7 @@ std::vector<Case> make_cases(Env& env) {
     for (int points : {10000, 100000, 3300}) configs.push_back({m, points, 21, 3});
   }
   configs.push_back({PyrLkMethod::opencv_item, 10000, 21, 3});
+  configs.push_back({PyrLkMethod::automatic, 10000, 21, 3, OpticalFlowPyramidMethod::per_level});
   configs.push_back({PyrLkMethod::seed, 3300, 16, 2});
   std::vector<Case> cases;
   for (const Config& c : configs) {
@@ -124,6 +128,7 @@ std::vector<Case> make_cases(Env& env) {
     params.method = c.method;
     params.win_size = {c.win, c.win};
     params.max_level = c.max_level;
+    const OpticalFlowPyramidMethod pyramid_method = c.pyramid;
     Case k;
     k.op = "pyr_lk";
     k.variant = std::string(to_string(c.method));
@@ -140,8 +145,8 @@ std::vector<Case> make_cases(Env& env) {
         set.next_pyr.levels = {set.next};
         return calc_optical_flow_pyr_lk(*queue, set.prev_pyr, set.next_pyr, set.prev_pts, set.next_pts, set.status, set.err, params);
       }
-      build_optical_flow_pyramid(*queue, set.prev, set.prev_pyr, params.win_size, params.max_level, true);
-      build_optical_flow_pyramid(*queue, set.next, set.next_pyr, params.win_size, params.max_level, false);
+      build_optical_flow_pyramid(*queue, set.prev, set.prev_pyr, params.win_size, params.max_level, true, pyramid_method);
+      build_optical_flow_pyramid(*queue, set.next, set.next_pyr, params.win_size, params.max_level, false, pyramid_method);
       const Event track = calc_optical_flow_pyr_lk(*queue, set.prev_pyr, set.next_pyr, set.prev_pts, set.next_pts, set.status, set.err, params);
       return Event(set.prev_pyr.ready.first(), track.last());
     };

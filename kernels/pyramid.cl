@@ -1,10 +1,13 @@
-/* Gaussian pyramids: cv::pyrDown, cv::pyrUp, two pyrDown levels in one launch, and the KLT
+/* Gaussian pyramids: cv::pyrDown, cv::pyrUp (per pixel, and u8 in words: `strips`), two pyrDown
+ * levels in one launch, and the KLT
  * pyramid of the case study (Gaussian smoothing sampled every S pixels). Host side:
  * src/ops/pyramid.cpp. Options:
  *   SRC_T / SRC_DEPTH   element type; CN channels (a pixel is a vector of CN values)
  *   WT                  accumulator: int for integer depths (exact), float or double otherwise
  *   BORDER              border code of common/border.h (never constant here)
  *   GX, GY              work-group shape
+ *   STRIPS              (instead of CN) the u8 one-channel kernels of method `strips`; shapes in
+ *                       pyramid_strips.h
  * pyrDown: the 5-tap kernel [1 4 6 4 1] / 16 in each direction around (2x, 2y); integers round
  * as (sum + 128) >> 8, floats scale by 1/256. pyrUp: the same kernel on the image upsampled with
  * zeros between samples (so [1 6 1] / 8 and [4 4] / 8 by parity), integers (sum + 32) >> 6. */
@@ -160,6 +163,212 @@ KERNEL void pyr_up(int src_width, int src_height, CONST_IMAGE_PARAM(SRC_T, src),
   STORE_PIX(UP_RESULT((odd[1] + odd[2]) * (WT)4), row1, 2 * x + 1);
 }
 #endif /* CN */
+
+/* ---- strips: u8 one channel, several columns per work-item as words (method `strips`) --------
+ * Each work-item owns a strip of STRIP_ROWS output rows (pyrDown) or source rows (pyrUp), 8
+ * columns wide: pyrDown's 8 outputs read 19 source bytes of each row (a 16-byte word plus two
+ * bytes left and one right) and leave as one 8-byte word; pyrUp's 8 source columns (an 8-byte word
+ * plus a byte either side) give 16 outputs in each of two rows, 16-byte words. Every source row
+ * the strip needs is loaded once, all of them before any arithmetic, so that a work-item has
+ * 2 STRIP_ROWS + 3 (pyrDown) or STRIP_ROWS + 2 (pyrUp) loads in flight. The sums run two to a
+ * 32-bit word in 16-bit lanes (byte_perm splits and shifts them; no lane exceeds 65,408), and
+ * the rounded results are bytes 1 and 3 (pyrDown) or a shift and a mask away (pyrUp), packed by
+ * byte_perm. Work-items whose bytes reach outside the image, and every work-item when the rows
+ * are not word aligned (`vec` at launch, bits VEC_SRC and VEC_DST of pyramid_strips.h), gather the same words byte by byte through the
+ * border; the arithmetic is the same, so both paths give the same bits. Integer sums are exact
+ * in any order, so these equal cv::pyrDown / cv::pyrUp. */
+#ifdef STRIPS
+#include "pyramid_strips.h"
+
+/* Bytes x .. x + n - 1 (n <= 4) of a mapped row as one little-endian word, each through the
+ * border: the gather path of edge work-items. */
+INLINE uint gather_down(GLOBAL const uchar* row, int x, int n, int width) {
+  uint v = 0u;
+  for (int k = 0; k < n; ++k) v |= (uint)row[border_index(x + k, width, BORDER)] << (8 * k);
+  return v;
+}
+
+/* Raw bytes of one source row for a pyrDown strip at output column x0 (source 2 x0 - 2 ..
+ * 2 x0 + 16): raw[0] bits 0-15 = the two left bytes, raw[1..4] = 16 bytes, raw[5] bits 0-7 = the
+ * right byte. */
+INLINE void down_fetch(uint* raw, GLOBAL const uchar* row, int sx, bool fast, int width) {
+  if (fast) {
+    const uint4 w = *(GLOBAL const uint4*)(row + sx);
+    raw[0] = (uint)(*(GLOBAL const ushort*)(row + sx - 2));
+    raw[1] = w.x;
+    raw[2] = w.y;
+    raw[3] = w.z;
+    raw[4] = w.w;
+    raw[5] = (uint)row[sx + 16];
+  } else {
+    raw[0] = gather_down(row, sx - 2, 2, width);
+    UNROLL
+    for (int j = 0; j < 4; ++j) raw[1 + j] = gather_down(row, sx + 4 * j, 4, width);
+    raw[5] = gather_down(row, sx + 16, 1, width);
+  }
+}
+
+/* Horizontal [1 4 6 4 1] sums of one row at the strip's 8 outputs: h[j] holds outputs 2j (low
+ * lane) and 2j + 1 (high lane), each at most 16 * 255. With E_k, O_k the source bytes at 2 x0 + 2k
+ * and 2 x0 + 2k + 1, output k is E_{k-1} + 4 O_{k-1} + 6 E_k + 4 O_k + E_{k+1}. */
+INLINE void down_hsum(const uint* raw, uint* h) {
+  uint e[6], o[5];
+  e[0] = byte_perm(raw[0], 0u, 0x4044u); /* high lane E_{-1} */
+  o[0] = byte_perm(raw[0], 0u, 0x4144u); /* high lane O_{-1} */
+  UNROLL
+  for (int j = 0; j < 4; ++j) {
+    e[1 + j] = byte_perm(raw[1 + j], 0u, 0x4240u); /* (E_2j, E_2j+1) */
+    o[1 + j] = byte_perm(raw[1 + j], 0u, 0x4341u); /* (O_2j, O_2j+1) */
+  }
+  e[5] = raw[5] & 0xFFu; /* low lane E_8 */
+  uint em[5];            /* em[j] = (E_2j-1, E_2j) */
+  UNROLL
+  for (int j = 0; j < 5; ++j) em[j] = byte_perm(e[j], e[j + 1], 0x5432u);
+  UNROLL
+  for (int j = 0; j < 4; ++j) {
+    const uint om = byte_perm(o[j], o[j + 1], 0x5432u); /* (O_2j-1, O_2j) */
+    h[j] = e[1 + j] * 6u + em[j] + em[j + 1] + (om + o[1 + j]) * 4u;
+  }
+}
+
+#define DOWN_LOADS (2 * STRIP_ROWS + 3)
+
+KERNEL REQD_GROUP_SIZE(STRIP_GX, STRIP_GY, 1) void pyr_down_strips(int src_width, int src_height, int dst_width, int dst_height, int vec,
+                                                       CONST_IMAGE_PARAM(uchar, src), IMAGE_PARAM(uchar, dst)) {
+  const int x0 = GLOBAL_ID(0) * STRIP_COLS;
+  const int y0 = GLOBAL_ID(1) * STRIP_ROWS;
+  if (x0 >= dst_width || y0 >= dst_height) return;
+  const int sx = 2 * x0;
+  /* Words straight from memory when every byte of the strip's columns lies inside the row. */
+  const bool fast = (vec & VEC_SRC) != 0 && PLINTH_LITTLE_ENDIAN && sx >= 2 && sx + 16 < src_width;
+  uint raw[DOWN_LOADS][6];
+  UNROLL
+  for (int i = 0; i < DOWN_LOADS; ++i) {
+    const int sy = border_index(2 * y0 - 2 + i, src_height, BORDER);
+    down_fetch(raw[i], src + src_offset + sy * src_step, sx, fast, src_width);
+  }
+  uint h[DOWN_LOADS][4];
+  UNROLL
+  for (int i = 0; i < DOWN_LOADS; ++i) down_hsum(raw[i], h[i]);
+  UNROLL
+  for (int t = 0; t < STRIP_ROWS; ++t) {
+    const int y = y0 + t;
+    if (y >= dst_height) break;
+    uint v[4];
+    UNROLL
+    for (int j = 0; j < 4; ++j) {
+      /* Rows 2y - 2 .. 2y + 2; + 128 in each lane rounds; the result is byte 1 of each lane. */
+      v[j] = h[2 * t][j] + h[2 * t + 4][j] + 0x00800080u + (h[2 * t + 1][j] + h[2 * t + 3][j]) * 4u + h[2 * t + 2][j] * 6u;
+    }
+    const uint lo = byte_perm(v[0], v[1], 0x7531u), hi = byte_perm(v[2], v[3], 0x7531u);
+    GLOBAL uchar* out = dst + dst_offset + y * dst_step + x0;
+    if ((vec & VEC_DST) != 0 && x0 + STRIP_COLS <= dst_width) {
+      *(GLOBAL uint2*)out = VEC2(uint2, lo, hi);
+    } else {
+      for (int k = 0; k < STRIP_COLS && x0 + k < dst_width; ++k) out[k] = (uchar)((k < 4 ? lo : hi) >> (8 * (k & 3)));
+    }
+  }
+}
+
+/* pyrUp's source coordinate for position 2c of the upsampled grid: OpenCV maps 2c through
+ * reflect_101 on twice the length and halves it (c = -1 gives 1, c = len gives len - 1). */
+INLINE int up_index(int c, int len) { return border_index(2 * c, 2 * len, BORDER_REFLECT_101) / 2; }
+
+INLINE uint gather_up(GLOBAL const uchar* row, int x, int n, int width) {
+  uint v = 0u;
+  for (int k = 0; k < n; ++k) v |= (uint)row[up_index(x + k, width)] << (8 * k);
+  return v;
+}
+
+/* Raw bytes of one source row for a pyrUp strip at source column x0 (x0 - 1 .. x0 + 8):
+ * raw[0] bits 0-7 = the left byte, raw[1..2] = 8 bytes, raw[3] bits 0-7 = the right byte. */
+INLINE void up_fetch(uint* raw, GLOBAL const uchar* row, int x0, bool fast, int width) {
+  if (fast) {
+    const uint2 w = *(GLOBAL const uint2*)(row + x0);
+    raw[0] = (uint)row[x0 - 1];
+    raw[1] = w.x;
+    raw[2] = w.y;
+    raw[3] = (uint)row[x0 + 8];
+  } else {
+    raw[0] = gather_up(row, x0 - 1, 1, width);
+    raw[1] = gather_up(row, x0, 4, width);
+    raw[2] = gather_up(row, x0 + 4, 4, width);
+    raw[3] = gather_up(row, x0 + 8, 1, width);
+  }
+}
+
+/* Horizontal sums of one source row, s_c the byte at x0 + c: ev[m] = (even(2m), even(2m + 1))
+ * with even(c) = s_{c-1} + 6 s_c + s_{c+1} (at most 8 * 255); od[m] = (odd(2m), odd(2m + 1)) / 4
+ * with odd(c) = 4 (s_c + s_{c+1}); the factor 4 is taken into the rounding. */
+INLINE void up_hsum(const uint* raw, uint* ev, uint* od) {
+  uint a[6]; /* a[1 + m] = (s_2m, s_2m+1) */
+  a[0] = byte_perm(raw[0], 0u, 0x4044u); /* high lane s_{-1} */
+  a[1] = byte_perm(raw[1], 0u, 0x4140u);
+  a[2] = byte_perm(raw[1], 0u, 0x4342u);
+  a[3] = byte_perm(raw[2], 0u, 0x4140u);
+  a[4] = byte_perm(raw[2], 0u, 0x4342u);
+  a[5] = raw[3] & 0xFFu; /* low lane s_8 */
+  uint am[5];            /* am[m] = (s_2m-1, s_2m) */
+  UNROLL
+  for (int m = 0; m < 5; ++m) am[m] = byte_perm(a[m], a[m + 1], 0x5432u);
+  UNROLL
+  for (int m = 0; m < 4; ++m) {
+    ev[m] = a[1 + m] * 6u + am[m] + am[m + 1];
+    od[m] = a[1 + m] + am[m + 1];
+  }
+}
+
+/* Interleaves even outputs (bytes 0 and 2 of e) with odd ones (bytes 0 and 2 of o). */
+INLINE uint up_interleave(uint e, uint o) { return byte_perm(e, o, 0x6240u); }
+
+#define UP_LOADS (STRIP_ROWS + 2)
+
+KERNEL REQD_GROUP_SIZE(STRIP_GX, STRIP_GY, 1) void pyr_up_strips(int src_width, int src_height, int vec, CONST_IMAGE_PARAM(uchar, src),
+                                                     IMAGE_PARAM(uchar, dst)) {
+  const int x0 = GLOBAL_ID(0) * STRIP_COLS;
+  const int y0 = GLOBAL_ID(1) * STRIP_ROWS;
+  if (x0 >= src_width || y0 >= src_height) return;
+  const bool fast = (vec & VEC_SRC) != 0 && PLINTH_LITTLE_ENDIAN && x0 >= 1 && x0 + STRIP_COLS < src_width;
+  uint raw[UP_LOADS][4];
+  UNROLL
+  for (int i = 0; i < UP_LOADS; ++i) {
+    const int sy = up_index(y0 - 1 + i, src_height);
+    up_fetch(raw[i], src + src_offset + sy * src_step, x0, fast, src_width);
+  }
+  uint ev[UP_LOADS][4], od[UP_LOADS][4];
+  UNROLL
+  for (int i = 0; i < UP_LOADS; ++i) up_hsum(raw[i], ev[i], od[i]);
+  const int dst_width = 2 * src_width;
+  UNROLL
+  for (int t = 0; t < STRIP_ROWS; ++t) {
+    if (y0 + t >= src_height) break;
+    uint even_row[4], odd_row[4];
+    UNROLL
+    for (int m = 0; m < 4; ++m) {
+      /* Row 2y: (p + 6c + n + 32) >> 6 for even columns, (4 (p + 6c + n) + 32) >> 6 =
+       * (p + 6c + n + 8) >> 4 for odd ones; row 2y + 1: (4 (c + n) + 32) >> 6 = (c + n + 8) >> 4
+       * and (16 (c + n) + 32) >> 6 = (c + n + 2) >> 2. Lanes stay below 2^14, results below 2^8. */
+      const uint e0 = ((ev[t][m] + ev[t + 2][m] + ev[t + 1][m] * 6u + 0x00200020u) >> 6) & 0x00FF00FFu;
+      const uint o0 = ((od[t][m] + od[t + 2][m] + od[t + 1][m] * 6u + 0x00080008u) >> 4) & 0x00FF00FFu;
+      const uint e1 = ((ev[t + 1][m] + ev[t + 2][m] + 0x00080008u) >> 4) & 0x00FF00FFu;
+      const uint o1 = ((od[t + 1][m] + od[t + 2][m] + 0x00020002u) >> 2) & 0x00FF00FFu;
+      even_row[m] = up_interleave(e0, o0);
+      odd_row[m] = up_interleave(e1, o1);
+    }
+    GLOBAL uchar* out0 = dst + dst_offset + 2 * (y0 + t) * dst_step + 2 * x0;
+    GLOBAL uchar* out1 = out0 + dst_step;
+    if ((vec & VEC_DST) != 0 && x0 + STRIP_COLS <= src_width) {
+      *(GLOBAL uint4*)out0 = VEC4(uint4, even_row[0], even_row[1], even_row[2], even_row[3]);
+      *(GLOBAL uint4*)out1 = VEC4(uint4, odd_row[0], odd_row[1], odd_row[2], odd_row[3]);
+    } else {
+      for (int k = 0; k < 2 * STRIP_COLS && 2 * x0 + k < dst_width; ++k) {
+        out0[k] = (uchar)(even_row[k >> 2] >> (8 * (k & 3)));
+        out1[k] = (uchar)(odd_row[k >> 2] >> (8 * (k & 3)));
+      }
+    }
+  }
+}
+#endif /* STRIPS */
 
 /* ---- subsampled: KLT's level step, f32 in and out ------------------------------------------
  * out(x, y) = sum_j g[j] sum_i g[i] in(S x + S/2 + i - RADIUS, S y + S/2 + j - RADIUS), borders

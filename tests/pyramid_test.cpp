@@ -86,6 +86,106 @@ TEST(Pyramid, UpMatchesOpenCV) {
   }
 }
 
+// Sizes for the strips method: every size from 1x1 to 5x5 (strips narrower than one word, rows
+// shorter than the halo), widths either side of its 8-column strips and 16-byte words, heights
+// either side of its 4-row strips, and sizes with interior strips that take the word path.
+std::vector<Size> strip_sizes() {
+  std::vector<Size> sizes;
+  for (int w = 1; w <= 5; ++w) {
+    for (int h = 1; h <= 5; ++h) sizes.push_back(Size{w, h});
+  }
+  for (Size s : {Size{16, 8}, Size{17, 9}, Size{33, 6}, Size{47, 10}, Size{64, 17}, Size{100, 37}, Size{129, 3},
+                 Size{250, 19}, Size{301, 211}})
+    sizes.push_back(s);
+  return sizes;
+}
+
+// Source and destination placements: whole images (rows word aligned), views whose offsets keep
+// the rows word aligned (the word path), and views that do not (bytes gathered and stored one by one).
+struct Placement {
+  const char* name;
+  int src_pad, dst_pad;  // columns of padding left of the view; 0: a whole image
+};
+constexpr Placement kPlacements[] = {{"whole", 0, 0}, {"aligned views", 16, 16}, {"unaligned views", 3, 1}};
+
+DeviceImage place(const HostImage& src, int pad) { return pad == 0 ? queue().upload(src) : upload_padded(src, pad, 2); }
+
+TEST(Pyramid, StripsDownMatchesOpenCV) {
+  std::uint32_t seed = 600;
+  for (BorderMode border : {BorderMode::reflect_101, BorderMode::replicate, BorderMode::reflect, BorderMode::wrap}) {
+    for (const Placement& p : kPlacements) {
+      for (Size size : strip_sizes()) {
+        SCOPED_TRACE(describe(Depth::u8, 1, size, border) + " " + p.name);
+        const HostImage src = random_image(size.width, size.height, Format{Depth::u8, 1}, seed++);
+        cv::Mat want;
+        cv::pyrDown(as_mat(src), want, cv::Size(), cv_border(border));
+        const Size out{(size.width + 1) / 2, (size.height + 1) / 2};
+        DeviceImage dst = p.dst_pad == 0 ? DeviceImage(context(), out.width, out.height, src.format())
+                                         : poisoned_view(out.width, out.height, src.format(), p.dst_pad, 1, 0x99);
+        if (p.dst_pad == 0) queue().fill_bytes(dst, 0x99);
+        pyr_down(queue(), place(src, p.src_pad), dst, border, PyrLevelMethod::strips).wait();
+        EXPECT_TRUE(images_equal(from_mat(want), queue().download(dst)));
+      }
+    }
+  }
+}
+
+TEST(Pyramid, StripsUpMatchesOpenCV) {
+  std::uint32_t seed = 700;
+  for (const Placement& p : kPlacements) {
+    for (Size size : strip_sizes()) {
+      SCOPED_TRACE(describe(Depth::u8, 1, size, BorderMode::reflect_101) + " " + p.name);
+      const HostImage src = random_image(size.width, size.height, Format{Depth::u8, 1}, seed++);
+      cv::Mat want;
+      cv::pyrUp(as_mat(src), want);
+      const Size out{2 * size.width, 2 * size.height};
+      DeviceImage dst = p.dst_pad == 0 ? DeviceImage(context(), out.width, out.height, src.format())
+                                       : poisoned_view(out.width, out.height, src.format(), p.dst_pad, 1, 0x99);
+      if (p.dst_pad == 0) queue().fill_bytes(dst, 0x99);
+      pyr_up(queue(), place(src, p.src_pad == 16 ? 8 : p.src_pad), dst, BorderMode::reflect_101, PyrLevelMethod::strips).wait();
+      EXPECT_TRUE(images_equal(from_mat(want), queue().download(dst)));
+    }
+  }
+}
+
+// Extremes of the packed 16-bit lanes: all 255 (the largest sums) and alternating 0 / 255 columns
+// and rows (the largest rounding carries), through both paths.
+TEST(Pyramid, StripsSaturatedInputs) {
+  const Size size{83, 29};
+  HostImage full(size.width, size.height, Format{Depth::u8, 1});
+  HostImage checker(size.width, size.height, Format{Depth::u8, 1});
+  for (int y = 0; y < size.height; ++y) {
+    for (int x = 0; x < size.width; ++x) {
+      full.at<std::uint8_t>(x, y) = 255;
+      checker.at<std::uint8_t>(x, y) = ((x + y) & 1) != 0 ? 255 : 0;
+    }
+  }
+  for (const HostImage* src : {&full, &checker}) {
+    cv::Mat down, up;
+    cv::pyrDown(as_mat(*src), down);
+    cv::pyrUp(as_mat(*src), up);
+    EXPECT_TRUE(images_equal(from_mat(down), pyr_down(queue(), *src, BorderMode::reflect_101, PyrLevelMethod::strips)));
+    EXPECT_TRUE(images_equal(from_mat(up), pyr_up(queue(), *src, BorderMode::reflect_101, PyrLevelMethod::strips)));
+  }
+}
+
+// Every level method by name, and the methods agree where each applies.
+TEST(Pyramid, LevelMethodsTable) {
+  for (const PyrLevelMethodInfo& m : pyr_level_methods()) {
+    EXPECT_EQ(parse_pyr_level_method(m.name), m.method);
+    EXPECT_EQ(to_string(m.method), m.name);
+    EXPECT_FALSE(m.doc.empty());
+  }
+  const HostImage src = random_image(45, 22, Format{Depth::u8, 1}, 77);
+  const HostImage down = pyr_down(queue(), src, BorderMode::reflect, PyrLevelMethod::baseline);
+  const HostImage up = pyr_up(queue(), src, BorderMode::reflect_101, PyrLevelMethod::baseline);
+  for (const PyrLevelMethodInfo& m : pyr_level_methods()) {
+    SCOPED_TRACE(std::string(m.name));
+    EXPECT_TRUE(images_equal(down, pyr_down(queue(), src, BorderMode::reflect, m.method)));
+    EXPECT_TRUE(images_equal(up, pyr_up(queue(), src, BorderMode::reflect_101, m.method)));
+  }
+}
+
 TEST(Pyramid, BuildMatchesOpenCV) {
   std::uint32_t seed = 300;
   for (PyramidMethod method : {PyramidMethod::per_level, PyramidMethod::two_levels}) {
@@ -206,6 +306,13 @@ TEST(Pyramid, Errors) {
   o.subsampling = 2;
   EXPECT_TRUE(throws_code([&] { subsampled_pyramid(queue(), rgb, levels, o); }, ErrorCode::unsupported_type));
   EXPECT_TRUE(throws_code([] { parse_pyramid_method("fused"); }, ErrorCode::invalid_argument));
+  EXPECT_TRUE(throws_code([] { parse_pyr_level_method("words"); }, ErrorCode::invalid_argument));
+  EXPECT_TRUE(throws_code([&] { DeviceImage out; pyr_down(queue(), rgb, out, BorderMode::reflect_101, PyrLevelMethod::strips); },
+                          ErrorCode::unsupported_type));
+  EXPECT_TRUE(throws_code([&] { DeviceImage out; pyr_up(queue(), rgb, out, BorderMode::reflect_101, PyrLevelMethod::strips); },
+                          ErrorCode::unsupported_type));
+  EXPECT_TRUE(throws_code([&] { DeviceImage out; pyr_down(queue(), u8, out, BorderMode::constant, PyrLevelMethod::strips); },
+                          ErrorCode::invalid_argument));
 }
 
 }  // namespace

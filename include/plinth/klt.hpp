@@ -78,11 +78,20 @@ struct OpticalFlowPyramid {
   bool has_derivatives() const noexcept { return !derivatives.empty() && derivatives.size() == levels.size(); }
 };
 
+// How build_optical_flow_pyramid launches its work (the same bits either way).
+enum class OpticalFlowPyramidMethod {
+  automatic,  // fused
+  fused,      // level 0 (padding, derivatives) with level 1 in one launch, then one launch per level
+  per_level,  // padding, pyr_down and derivatives one launch each (11 launches for 4 levels)
+};
+std::string_view to_string(OpticalFlowPyramidMethod method) noexcept;
+
 // Builds levels 0..L and returns L: like OpenCV, L stops below max_level once a level's half size
 // would be <= win_size in either dimension. image: u8, one channel. Allocations of `pyramid`
 // of the right shapes are reused.
 int build_optical_flow_pyramid(Queue& queue, const DeviceImage& image, OpticalFlowPyramid& pyramid, Size win_size,
-                               int max_level, bool with_derivatives = true);
+                               int max_level, bool with_derivatives = true,
+                               OpticalFlowPyramidMethod method = OpticalFlowPyramidMethod::automatic);
 
 // Tracks prev_pts (f32 x2, Point2f) from `prev` to `next`. prev needs derivatives and both
 // pyramids the same level sizes and win_size >= params.win_size. next_pts (f32 x2) is written

@@ -6,6 +6,7 @@
 //     Gaussian of sigma = sigma_factor * subsampling and sampled every `subsampling` pixels.
 // docs/filters.md has the formulas.
 
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -15,18 +16,40 @@
 
 namespace plinth {
 
-// dst is ((W + 1) / 2) x ((H + 1) / 2); cv::pyrDown accepts every border mode but constant.
-// dst may be empty (allocated) or an image of that size and src's format.
-Event pyr_down(Queue& queue, const DeviceImage& src, DeviceImage& dst, BorderMode border = BorderMode::reflect_101);
-// dst is 2W x 2H; like cv::pyrUp, only reflect_101 is accepted.
-Event pyr_up(Queue& queue, const DeviceImage& src, DeviceImage& dst, BorderMode border = BorderMode::reflect_101);
+// Methods of one pyrDown or pyrUp level; every one gives the same bits.
+enum class PyrLevelMethod {
+  automatic,  // strips on GPUs for u8 one-channel images whose rows are word aligned, else baseline
+  baseline,   // any type: pyrDown a local-memory tile, one output a row per work-item; pyrUp one 2x2 block per work-item
+  strips,     // u8 one channel: 8 columns and 4 rows per work-item, words in and out, sums in 16-bit lanes
+};
+// The one table of methods: name ("auto" for automatic) and one line.
+struct PyrLevelMethodInfo {
+  PyrLevelMethod method;
+  std::string_view name;
+  std::string_view doc;
+};
+std::span<const PyrLevelMethodInfo> pyr_level_methods() noexcept;
+std::string_view to_string(PyrLevelMethod method) noexcept;
+// Parses a name of pyr_level_methods(); throws Error(invalid_argument) otherwise.
+PyrLevelMethod parse_pyr_level_method(std::string_view text);
 
-HostImage pyr_down(Queue& queue, const HostImage& src, BorderMode border = BorderMode::reflect_101);
-HostImage pyr_up(Queue& queue, const HostImage& src, BorderMode border = BorderMode::reflect_101);
+// dst is ((W + 1) / 2) x ((H + 1) / 2); cv::pyrDown accepts every border mode but constant.
+// dst may be empty (allocated) or an image of that size and src's format. A method that cannot
+// run the request (strips on anything but u8 with one channel) is Error(unsupported_type).
+Event pyr_down(Queue& queue, const DeviceImage& src, DeviceImage& dst, BorderMode border = BorderMode::reflect_101,
+               PyrLevelMethod method = PyrLevelMethod::automatic);
+// dst is 2W x 2H; like cv::pyrUp, only reflect_101 is accepted.
+Event pyr_up(Queue& queue, const DeviceImage& src, DeviceImage& dst, BorderMode border = BorderMode::reflect_101,
+             PyrLevelMethod method = PyrLevelMethod::automatic);
+
+HostImage pyr_down(Queue& queue, const HostImage& src, BorderMode border = BorderMode::reflect_101,
+                   PyrLevelMethod method = PyrLevelMethod::automatic);
+HostImage pyr_up(Queue& queue, const HostImage& src, BorderMode border = BorderMode::reflect_101,
+                 PyrLevelMethod method = PyrLevelMethod::automatic);
 
 enum class PyramidMethod {
   automatic,  // two_levels on GPUs where local memory allows (all but f64 with 2-4 channels), else per level
-  per_level,  // one launch per level
+  per_level,  // one launch per level (each level by pyr_down's automatic method)
   two_levels, // one launch computes two levels: the middle level's tiles stay in local memory
 };
 std::string_view to_string(PyramidMethod method) noexcept;

@@ -4,8 +4,10 @@
 #include <cstdio>
 #include <string>
 
+#include "../../kernels/pyramid_strips.h"
 #include "core/launch.hpp"
 #include "ops/elementwise_common.hpp"
+#include "ops/filter_support.hpp"
 #include "plinth/arithm.hpp"
 #include "plinth/pyramid.hpp"
 
@@ -63,6 +65,70 @@ std::size_t down2_local_bytes(const DeviceImage& src, const PyramidPolicy& p) {
   return (2 * l1h + 3 + l1h) * l1w * element;
 }
 
+constexpr PyrLevelMethodInfo kLevelMethods[] = {
+    {PyrLevelMethod::automatic, "auto", "strips on GPUs for u8 one-channel images with word-aligned rows, else baseline"},
+    {PyrLevelMethod::baseline, "baseline",
+     "any type; pyrDown: a GX x 2GY tile, rows filtered into local memory, one output a row per work-item; pyrUp: one "
+     "2x2 block per work-item from its 3x3 neighbourhood"},
+    {PyrLevelMethod::strips, "strips",
+     "u8 one channel: 8 columns x 4 rows per work-item, every source row loaded once as words, sums two to a word in "
+     "16-bit lanes, outputs stored as 8- (pyrDown) or 16-byte (pyrUp) words"},
+};
+
+const PyrLevelMethodInfo& level_info(PyrLevelMethod method) {
+  for (const PyrLevelMethodInfo& m : kLevelMethods) {
+    if (m.method == method) return m;
+  }
+  return kLevelMethods[0];
+}
+
+bool strips_apply(const DeviceImage& src) { return src.format() == Format{Depth::u8, 1}; }
+
+// The `vec` argument of the strips kernels (pyramid_strips.h): which images' rows start on a
+// boundary of the kernel's load and store words.
+int strips_vec(const DeviceImage& src, int src_word, const DeviceImage& dst, int dst_word) {
+  return (detail::vector_aligned(src, src_word) ? VEC_SRC : 0) | (detail::vector_aligned(dst, dst_word) ? VEC_DST : 0);
+}
+
+// automatic's choice. On CPU devices (PoCL) byte_perm is a loop and the baseline's tiles are
+// cheap, so strips is for GPUs only, and only where its word loads and stores apply.
+PyrLevelMethod resolve_level(Queue& queue, PyrLevelMethod method, const DeviceImage& src, int vec, const char* op) {
+  if (method == PyrLevelMethod::strips && !strips_apply(src)) {
+    throw Error(ErrorCode::unsupported_type, op, "method",
+                "strips takes u8 images with one channel, not " + std::string(to_string(src.depth())) + "C" +
+                    std::to_string(src.channels()) + "; use auto or baseline");
+  }
+  if (method != PyrLevelMethod::automatic) return method;
+  const bool gpu = queue.context().device().type != DeviceType::cpu;
+  return gpu && strips_apply(src) && vec == (VEC_SRC | VEC_DST) ? PyrLevelMethod::strips : PyrLevelMethod::baseline;
+}
+
+detail::BuildOptions strips_options(BorderMode border) {
+  detail::BuildOptions options;
+  options.define("STRIPS").define("BORDER", static_cast<long long>(border));
+  return options;
+}
+
+Event launch_down_strips(Queue& queue, const DeviceImage& src, const DeviceImage& dst, BorderMode border, int vec) {
+  const auto program = detail::get_program(queue, "pyramid.cl", strips_options(border));
+  detail::Launch launch(queue, program, "pyr_down_strips");
+  launch.arg(src.width()).arg(src.height()).arg(dst.width()).arg(dst.height()).arg(vec).image(src).image(dst);
+  const std::size_t items_x = (static_cast<std::size_t>(dst.width()) + STRIP_COLS - 1) / STRIP_COLS;
+  const std::size_t items_y = (static_cast<std::size_t>(dst.height()) + STRIP_ROWS - 1) / STRIP_ROWS;
+  return Event(launch.run(detail::range(detail::round_up(items_x, STRIP_GX), detail::round_up(items_y, STRIP_GY)),
+                          detail::range(STRIP_GX, STRIP_GY)));
+}
+
+Event launch_up_strips(Queue& queue, const DeviceImage& src, const DeviceImage& dst, int vec) {
+  const auto program = detail::get_program(queue, "pyramid.cl", strips_options(BorderMode::reflect_101));
+  detail::Launch launch(queue, program, "pyr_up_strips");
+  launch.arg(src.width()).arg(src.height()).arg(vec).image(src).image(dst);
+  const std::size_t items_x = (static_cast<std::size_t>(src.width()) + STRIP_COLS - 1) / STRIP_COLS;
+  const std::size_t items_y = (static_cast<std::size_t>(src.height()) + STRIP_ROWS - 1) / STRIP_ROWS;
+  return Event(launch.run(detail::range(detail::round_up(items_x, STRIP_GX), detail::round_up(items_y, STRIP_GY)),
+                          detail::range(STRIP_GX, STRIP_GY)));
+}
+
 Event launch_down(Queue& queue, const DeviceImage& src, const DeviceImage& dst, BorderMode border) {
   const PyramidPolicy policy;
   const auto program = detail::get_program(queue, "pyramid.cl", pyramid_options(src, border, policy.down_gx, policy.down_gy));
@@ -113,6 +179,19 @@ void check_subsampled_options(const SubsampledPyramidOptions& o) {
 
 }  // namespace
 
+std::span<const PyrLevelMethodInfo> pyr_level_methods() noexcept { return kLevelMethods; }
+
+std::string_view to_string(PyrLevelMethod method) noexcept { return level_info(method).name; }
+
+PyrLevelMethod parse_pyr_level_method(std::string_view text) {
+  std::string names;
+  for (const PyrLevelMethodInfo& m : kLevelMethods) {
+    if (text == m.name) return m.method;
+    names += (names.empty() ? "" : ", ") + std::string(m.name);
+  }
+  throw Error(ErrorCode::invalid_argument, "pyr_down", "method", "unknown method '" + std::string(text) + "' (expected " + names + ")");
+}
+
 std::string_view to_string(PyramidMethod method) noexcept {
   switch (method) {
     case PyramidMethod::automatic: return "auto";
@@ -130,16 +209,28 @@ PyramidMethod parse_pyramid_method(std::string_view text) {
               "unknown method '" + std::string(text) + "' (expected auto, per_level or two_levels)");
 }
 
-Event pyr_down(Queue& queue, const DeviceImage& src, DeviceImage& dst, BorderMode border) {
+namespace {
+
+// One pyrDown level by `method` (automatic resolved here).
+Event down_level(Queue& queue, const DeviceImage& src, const DeviceImage& dst, BorderMode border, PyrLevelMethod method,
+                 const char* op) {
+  const int vec = strips_vec(src, 16, dst, 8);
+  if (resolve_level(queue, method, src, vec, op) == PyrLevelMethod::strips) return launch_down_strips(queue, src, dst, border, vec);
+  return launch_down(queue, src, dst, border);
+}
+
+}  // namespace
+
+Event pyr_down(Queue& queue, const DeviceImage& src, DeviceImage& dst, BorderMode border, PyrLevelMethod method) {
   const char* op = "pyr_down";
   check_source(queue, src, op);
   check_down_border(border, op);
   detail::prepare_output(queue, dst, down_size(src.size()), src.format(), op, "dst");
   detail::check_no_overlap(src, dst, op, "dst");
-  return launch_down(queue, src, dst, border);
+  return down_level(queue, src, dst, border, method, op);
 }
 
-Event pyr_up(Queue& queue, const DeviceImage& src, DeviceImage& dst, BorderMode border) {
+Event pyr_up(Queue& queue, const DeviceImage& src, DeviceImage& dst, BorderMode border, PyrLevelMethod method) {
   const char* op = "pyr_up";
   check_source(queue, src, op);
   if (border != BorderMode::reflect_101) {
@@ -150,6 +241,8 @@ Event pyr_up(Queue& queue, const DeviceImage& src, DeviceImage& dst, BorderMode 
   }
   detail::prepare_output(queue, dst, Size{2 * src.width(), 2 * src.height()}, src.format(), op, "dst");
   detail::check_no_overlap(src, dst, op, "dst");
+  const int vec = strips_vec(src, 8, dst, 16);
+  if (resolve_level(queue, method, src, vec, op) == PyrLevelMethod::strips) return launch_up_strips(queue, src, dst, vec);
   const PyramidPolicy policy;
   // pyr_up has no tiles; GX and GY only satisfy the shared build options.
   const auto program = detail::get_program(queue, "pyramid.cl", pyramid_options(src, border, policy.down_gx, policy.down_gy));
@@ -160,19 +253,19 @@ Event pyr_up(Queue& queue, const DeviceImage& src, DeviceImage& dst, BorderMode 
                           detail::range(policy.up_gx, policy.up_gy)));
 }
 
-HostImage pyr_down(Queue& queue, const HostImage& src, BorderMode border) {
+HostImage pyr_down(Queue& queue, const HostImage& src, BorderMode border, PyrLevelMethod method) {
   detail::check_host(src, "pyr_down", "src");
   const DeviceImage d_src = queue.upload(src);
   DeviceImage dst;
-  pyr_down(queue, d_src, dst, border);
+  pyr_down(queue, d_src, dst, border, method);
   return queue.download(dst);
 }
 
-HostImage pyr_up(Queue& queue, const HostImage& src, BorderMode border) {
+HostImage pyr_up(Queue& queue, const HostImage& src, BorderMode border, PyrLevelMethod method) {
   detail::check_host(src, "pyr_up", "src");
   const DeviceImage d_src = queue.upload(src);
   DeviceImage dst;
-  pyr_up(queue, d_src, dst, border);
+  pyr_up(queue, d_src, dst, border, method);
   return queue.download(dst);
 }
 
@@ -211,7 +304,7 @@ Event build_pyramid(Queue& queue, const DeviceImage& src, std::vector<DeviceImag
       e = launch_down2(queue, levels[i - 1], levels[i], levels[i + 1], options.border);
       i += 2;
     } else {
-      e = launch_down(queue, levels[i - 1], levels[i], options.border);
+      e = down_level(queue, levels[i - 1], levels[i], options.border, PyrLevelMethod::automatic, op);
       i += 1;
     }
     if (!first.valid()) first = e;
