@@ -233,23 +233,32 @@ INLINE void down_hsum(const uint* raw, uint* h) {
 
 #define DOWN_LOADS (2 * STRIP_ROWS + 3)
 
-KERNEL REQD_GROUP_SIZE(STRIP_GX, STRIP_GY, 1) void pyr_down_strips(int src_width, int src_height, int dst_width, int dst_height, int vec,
-                                                       CONST_IMAGE_PARAM(uchar, src), IMAGE_PARAM(uchar, dst)) {
-  const int x0 = GLOBAL_ID(0) * STRIP_COLS;
-  const int y0 = GLOBAL_ID(1) * STRIP_ROWS;
-  if (x0 >= dst_width || y0 >= dst_height) return;
+/* One pyrDown strip. Called with `fast` a constant, so each call is its own copy: the word path
+ * (strips whose source rows and columns all lie inside the image) keeps every row in registers
+ * with its loads in flight together; the gather path fetches and sums a row at a time (loop not
+ * unrolled, the sums in private memory), so that its 19 byte loads a row do not raise the
+ * kernel's register count, which the word path would pay for in occupancy. */
+INLINE void down_strip(const bool fast, GLOBAL const uchar* src, int src_offset, int src_step, int src_width,
+                       int src_height, GLOBAL uchar* dst, int dst_offset, int dst_step, int dst_width, int dst_height,
+                       int x0, int y0, bool vec_dst) {
   const int sx = 2 * x0;
-  /* Words straight from memory when every byte of the strip's columns lies inside the row. */
-  const bool fast = (vec & VEC_SRC) != 0 && PLINTH_LITTLE_ENDIAN && sx >= 2 && sx + 16 < src_width;
-  uint raw[DOWN_LOADS][6];
-  UNROLL
-  for (int i = 0; i < DOWN_LOADS; ++i) {
-    const int sy = border_index(2 * y0 - 2 + i, src_height, BORDER);
-    down_fetch(raw[i], src + src_offset + sy * src_step, sx, fast, src_width);
-  }
   uint h[DOWN_LOADS][4];
-  UNROLL
-  for (int i = 0; i < DOWN_LOADS; ++i) down_hsum(raw[i], h[i]);
+  if (fast) {
+    UNROLL
+    for (int i = 0; i < DOWN_LOADS; ++i) {
+      uint raw[6];
+      down_fetch(raw, src + src_offset + (2 * y0 - 2 + i) * src_step, sx, true, src_width);
+      down_hsum(raw, h[i]);
+    }
+  } else {
+#pragma unroll 1
+    for (int i = 0; i < DOWN_LOADS; ++i) {
+      uint raw[6];
+      const int sy = border_index(2 * y0 - 2 + i, src_height, BORDER);
+      down_fetch(raw, src + src_offset + sy * src_step, sx, false, src_width);
+      down_hsum(raw, h[i]);
+    }
+  }
   UNROLL
   for (int t = 0; t < STRIP_ROWS; ++t) {
     const int y = y0 + t;
@@ -262,11 +271,32 @@ KERNEL REQD_GROUP_SIZE(STRIP_GX, STRIP_GY, 1) void pyr_down_strips(int src_width
     }
     const uint lo = byte_perm(v[0], v[1], 0x7531u), hi = byte_perm(v[2], v[3], 0x7531u);
     GLOBAL uchar* out = dst + dst_offset + y * dst_step + x0;
-    if ((vec & VEC_DST) != 0 && x0 + STRIP_COLS <= dst_width) {
+    if (vec_dst && x0 + STRIP_COLS <= dst_width) {
       *(GLOBAL uint2*)out = VEC2(uint2, lo, hi);
     } else {
       for (int k = 0; k < STRIP_COLS && x0 + k < dst_width; ++k) out[k] = (uchar)((k < 4 ? lo : hi) >> (8 * (k & 3)));
     }
+  }
+}
+
+KERNEL REQD_GROUP_SIZE(STRIP_GX, STRIP_GY, 1) void pyr_down_strips(int src_width, int src_height, int dst_width, int dst_height, int vec,
+                                                       CONST_IMAGE_PARAM(uchar, src), IMAGE_PARAM(uchar, dst)) {
+  const int x0 = GLOBAL_ID(0) * STRIP_COLS;
+  const int y0 = GLOBAL_ID(1) * STRIP_ROWS;
+  if (x0 >= dst_width || y0 >= dst_height) return;
+  /* Words straight from memory when every byte the strip reads lies inside the image. */
+  const bool vec_dst = (vec & VEC_DST) != 0;
+  const bool fast = (vec & VEC_SRC) != 0 && PLINTH_LITTLE_ENDIAN && x0 >= 1 && 2 * x0 + 16 < src_width && y0 >= 1 &&
+                    2 * y0 + 2 * STRIP_ROWS < src_height;
+  /* Two ifs, not if / else: a warp with edge strips runs its word lanes first, so that the gather
+   * lanes then find their rows in L1. */
+  if (fast) {
+    down_strip(true, src, src_offset, src_step, src_width, src_height, dst, dst_offset, dst_step, dst_width, dst_height, x0, y0,
+               vec_dst);
+  }
+  if (!fast) {
+    down_strip(false, src, src_offset, src_step, src_width, src_height, dst, dst_offset, dst_step, dst_width, dst_height, x0,
+               y0, vec_dst);
   }
 }
 
@@ -323,21 +353,26 @@ INLINE uint up_interleave(uint e, uint o) { return byte_perm(e, o, 0x6240u); }
 
 #define UP_LOADS (STRIP_ROWS + 2)
 
-KERNEL REQD_GROUP_SIZE(STRIP_GX, STRIP_GY, 1) void pyr_up_strips(int src_width, int src_height, int vec, CONST_IMAGE_PARAM(uchar, src),
-                                                     IMAGE_PARAM(uchar, dst)) {
-  const int x0 = GLOBAL_ID(0) * STRIP_COLS;
-  const int y0 = GLOBAL_ID(1) * STRIP_ROWS;
-  if (x0 >= src_width || y0 >= src_height) return;
-  const bool fast = (vec & VEC_SRC) != 0 && PLINTH_LITTLE_ENDIAN && x0 >= 1 && x0 + STRIP_COLS < src_width;
-  uint raw[UP_LOADS][4];
-  UNROLL
-  for (int i = 0; i < UP_LOADS; ++i) {
-    const int sy = up_index(y0 - 1 + i, src_height);
-    up_fetch(raw[i], src + src_offset + sy * src_step, x0, fast, src_width);
-  }
+/* One pyrUp strip; two copies as down_strip's (word path: rows in registers, loads in flight
+ * together; gather path: a row at a time). */
+INLINE void up_strip(const bool fast, GLOBAL const uchar* src, int src_offset, int src_step, int src_width, int src_height,
+                     GLOBAL uchar* dst, int dst_offset, int dst_step, int x0, int y0, bool vec_dst) {
   uint ev[UP_LOADS][4], od[UP_LOADS][4];
-  UNROLL
-  for (int i = 0; i < UP_LOADS; ++i) up_hsum(raw[i], ev[i], od[i]);
+  if (fast) {
+    UNROLL
+    for (int i = 0; i < UP_LOADS; ++i) {
+      uint raw[4];
+      up_fetch(raw, src + src_offset + (y0 - 1 + i) * src_step, x0, true, src_width);
+      up_hsum(raw, ev[i], od[i]);
+    }
+  } else {
+#pragma unroll 1
+    for (int i = 0; i < UP_LOADS; ++i) {
+      uint raw[4];
+      up_fetch(raw, src + src_offset + up_index(y0 - 1 + i, src_height) * src_step, x0, false, src_width);
+      up_hsum(raw, ev[i], od[i]);
+    }
+  }
   const int dst_width = 2 * src_width;
   UNROLL
   for (int t = 0; t < STRIP_ROWS; ++t) {
@@ -357,7 +392,7 @@ KERNEL REQD_GROUP_SIZE(STRIP_GX, STRIP_GY, 1) void pyr_up_strips(int src_width, 
     }
     GLOBAL uchar* out0 = dst + dst_offset + 2 * (y0 + t) * dst_step + 2 * x0;
     GLOBAL uchar* out1 = out0 + dst_step;
-    if ((vec & VEC_DST) != 0 && x0 + STRIP_COLS <= src_width) {
+    if (vec_dst && x0 + STRIP_COLS <= src_width) {
       *(GLOBAL uint4*)out0 = VEC4(uint4, even_row[0], even_row[1], even_row[2], even_row[3]);
       *(GLOBAL uint4*)out1 = VEC4(uint4, odd_row[0], odd_row[1], odd_row[2], odd_row[3]);
     } else {
@@ -367,6 +402,19 @@ KERNEL REQD_GROUP_SIZE(STRIP_GX, STRIP_GY, 1) void pyr_up_strips(int src_width, 
       }
     }
   }
+}
+
+KERNEL REQD_GROUP_SIZE(STRIP_GX, STRIP_GY, 1) void pyr_up_strips(int src_width, int src_height, int vec, CONST_IMAGE_PARAM(uchar, src),
+                                                     IMAGE_PARAM(uchar, dst)) {
+  const int x0 = GLOBAL_ID(0) * STRIP_COLS;
+  const int y0 = GLOBAL_ID(1) * STRIP_ROWS;
+  if (x0 >= src_width || y0 >= src_height) return;
+  const bool vec_dst = (vec & VEC_DST) != 0;
+  /* Words straight from memory when every byte the strip reads lies inside the image. */
+  const bool fast = (vec & VEC_SRC) != 0 && PLINTH_LITTLE_ENDIAN && x0 >= 1 && x0 + STRIP_COLS < src_width && y0 >= 1 &&
+                    y0 + STRIP_ROWS < src_height;
+  if (fast) up_strip(true, src, src_offset, src_step, src_width, src_height, dst, dst_offset, dst_step, x0, y0, vec_dst);
+  if (!fast) up_strip(false, src, src_offset, src_step, src_width, src_height, dst, dst_offset, dst_step, x0, y0, vec_dst);
 }
 #endif /* STRIPS */
 
