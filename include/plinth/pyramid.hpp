@@ -18,7 +18,7 @@ namespace plinth {
 
 // Methods of one pyrDown or pyrUp level; every one gives the same bits.
 enum class PyrLevelMethod {
-  automatic,  // strips on GPUs for u8 one-channel images whose rows are word aligned, else baseline
+  automatic,  // strips for u8 one-channel images whose rows are word aligned, else baseline
   baseline,   // any type: pyrDown a local-memory tile, one output a row per work-item; pyrUp one 2x2 block per work-item
   strips,     // u8 one channel: 8 columns and 4 rows per work-item, words in and out, sums in 16-bit lanes
 };
