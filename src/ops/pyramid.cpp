@@ -66,13 +66,13 @@ std::size_t down2_local_bytes(const DeviceImage& src, const PyramidPolicy& p) {
 }
 
 constexpr PyrLevelMethodInfo kLevelMethods[] = {
-    {PyrLevelMethod::automatic, "auto", "strips for u8 one-channel images with word-aligned rows, else baseline"},
+    {PyrLevelMethod::automatic, "auto", "strips for u8 images of one or four channels with word-aligned rows, else baseline"},
     {PyrLevelMethod::baseline, "baseline",
      "any type; pyrDown: a GX x 2GY tile, rows filtered into local memory, one output a row per work-item; pyrUp: one "
      "2x2 block per work-item from its 3x3 neighbourhood"},
     {PyrLevelMethod::strips, "strips",
-     "u8 one channel: 8 columns x 4 rows per work-item, every source row loaded once as words, sums two to a word in "
-     "16-bit lanes, outputs stored as 8- (pyrDown) or 16-byte (pyrUp) words"},
+     "u8, 1 or 4 channels: 8 bytes across x 4 rows per work-item, every source row loaded once as words, sums two to "
+     "a word in 16-bit lanes, outputs stored as 8- (pyrDown) or 16-byte (pyrUp) words"},
 };
 
 const PyrLevelMethodInfo& level_info(PyrLevelMethod method) {
@@ -82,7 +82,10 @@ const PyrLevelMethodInfo& level_info(PyrLevelMethod method) {
   return kLevelMethods[0];
 }
 
-bool strips_apply(const DeviceImage& src) { return src.format() == Format{Depth::u8, 1}; }
+bool strips_apply(const DeviceImage& src) { return src.depth() == Depth::u8 && (src.channels() == 1 || src.channels() == 4); }
+
+// Pixels a strips work-item owns across (pyrDown outputs, pyrUp source pixels): STRIP_COLS bytes.
+std::size_t strip_pixels(const DeviceImage& image) { return STRIP_COLS / static_cast<std::size_t>(image.channels()); }
 
 // The `vec` argument of the strips kernels (pyramid_strips.h): which images' rows start on a
 // boundary of the kernel's load and store words.
@@ -96,34 +99,34 @@ int strips_vec(const DeviceImage& src, int src_word, const DeviceImage& dst, int
 PyrLevelMethod resolve_level(PyrLevelMethod method, const DeviceImage& src, int vec, const char* op) {
   if (method == PyrLevelMethod::strips && !strips_apply(src)) {
     throw Error(ErrorCode::unsupported_type, op, "method",
-                "strips takes u8 images with one channel, not " + std::string(to_string(src.depth())) + "C" +
+                "strips takes u8 images with one or four channels, not " + std::string(to_string(src.depth())) + "C" +
                     std::to_string(src.channels()) + "; use auto or baseline");
   }
   if (method != PyrLevelMethod::automatic) return method;
   return strips_apply(src) && vec == (VEC_SRC | VEC_DST) ? PyrLevelMethod::strips : PyrLevelMethod::baseline;
 }
 
-detail::BuildOptions strips_options(BorderMode border) {
+detail::BuildOptions strips_options(const DeviceImage& src, BorderMode border) {
   detail::BuildOptions options;
-  options.define("STRIPS").define("BORDER", static_cast<long long>(border));
+  options.define("STRIPS").define("STRIP_CN", src.channels()).define("BORDER", static_cast<long long>(border));
   return options;
 }
 
 Event launch_down_strips(Queue& queue, const DeviceImage& src, const DeviceImage& dst, BorderMode border, int vec) {
-  const auto program = detail::get_program(queue, "pyramid.cl", strips_options(border));
+  const auto program = detail::get_program(queue, "pyramid.cl", strips_options(src, border));
   detail::Launch launch(queue, program, "pyr_down_strips");
   launch.arg(src.width()).arg(src.height()).arg(dst.width()).arg(dst.height()).arg(vec).image(src).image(dst);
-  const std::size_t items_x = (static_cast<std::size_t>(dst.width()) + STRIP_COLS - 1) / STRIP_COLS;
+  const std::size_t items_x = (static_cast<std::size_t>(dst.width()) + strip_pixels(src) - 1) / strip_pixels(src);
   const std::size_t items_y = (static_cast<std::size_t>(dst.height()) + STRIP_ROWS - 1) / STRIP_ROWS;
   return Event(launch.run(detail::range(detail::round_up(items_x, STRIP_GX), detail::round_up(items_y, STRIP_GY)),
                           detail::range(STRIP_GX, STRIP_GY)));
 }
 
 Event launch_up_strips(Queue& queue, const DeviceImage& src, const DeviceImage& dst, int vec) {
-  const auto program = detail::get_program(queue, "pyramid.cl", strips_options(BorderMode::reflect_101));
+  const auto program = detail::get_program(queue, "pyramid.cl", strips_options(src, BorderMode::reflect_101));
   detail::Launch launch(queue, program, "pyr_up_strips");
   launch.arg(src.width()).arg(src.height()).arg(vec).image(src).image(dst);
-  const std::size_t items_x = (static_cast<std::size_t>(src.width()) + STRIP_COLS - 1) / STRIP_COLS;
+  const std::size_t items_x = (static_cast<std::size_t>(src.width()) + strip_pixels(src) - 1) / strip_pixels(src);
   const std::size_t items_y = (static_cast<std::size_t>(src.height()) + STRIP_ROWS - 1) / STRIP_ROWS;
   return Event(launch.run(detail::range(detail::round_up(items_x, STRIP_GX), detail::round_up(items_y, STRIP_GY)),
                           detail::range(STRIP_GX, STRIP_GY)));
