@@ -1,13 +1,12 @@
 /* Gaussian pyramids: cv::pyrDown, cv::pyrUp (per pixel, and u8 in words: `strips`), two pyrDown
- * levels in one launch, and the KLT
- * pyramid of the case study (Gaussian smoothing sampled every S pixels). Host side:
- * src/ops/pyramid.cpp. Options:
+ * levels in one launch, and the KLT pyramid of the case study (Gaussian smoothing sampled every S
+ * pixels). Host side: src/ops/pyramid.cpp. Options:
  *   SRC_T / SRC_DEPTH   element type; CN channels (a pixel is a vector of CN values)
  *   WT                  accumulator: int for integer depths (exact), float or double otherwise
  *   BORDER              border code of common/border.h (never constant here)
  *   GX, GY              work-group shape
- *   STRIPS              (instead of CN) the u8 one-channel kernels of method `strips`; shapes in
- *                       pyramid_strips.h
+ *   STRIPS, STRIP_CN    (instead of CN) the u8 kernels of method `strips` for 1 or 4 channels;
+ *                       shapes in pyramid_strips.h
  * pyrDown: the 5-tap kernel [1 4 6 4 1] / 16 in each direction around (2x, 2y); integers round
  * as (sum + 128) >> 8, floats scale by 1/256. pyrUp: the same kernel on the image upsampled with
  * zeros between samples (so [1 6 1] / 8 and [4 4] / 8 by parity), integers (sum + 32) >> 6. */
@@ -164,19 +163,21 @@ KERNEL void pyr_up(int src_width, int src_height, CONST_IMAGE_PARAM(SRC_T, src),
 }
 #endif /* CN */
 
-/* ---- strips: u8 one channel, several columns per work-item as words (method `strips`) --------
+/* ---- strips: u8 with 1 or 4 channels, 8 bytes across per work-item as words (method `strips`)
  * Each work-item owns a strip of STRIP_ROWS output rows (pyrDown) or source rows (pyrUp), 8
- * columns wide: pyrDown's 8 outputs read 19 source bytes of each row (a 16-byte word plus two
- * bytes left and one right) and leave as one 8-byte word; pyrUp's 8 source columns (an 8-byte word
- * plus a byte either side) give 16 outputs in each of two rows, 16-byte words. Every source row
- * the strip needs is loaded once, all of them before any arithmetic, so that a work-item has
- * 2 STRIP_ROWS + 3 (pyrDown) or STRIP_ROWS + 2 (pyrUp) loads in flight. The sums run two to a
- * 32-bit word in 16-bit lanes (byte_perm splits and shifts them; no lane exceeds 65,408), and
- * the rounded results are bytes 1 and 3 (pyrDown) or a shift and a mask away (pyrUp), packed by
- * byte_perm. Work-items whose bytes reach outside the image, and every work-item when the rows
- * are not word aligned (`vec` at launch, bits VEC_SRC and VEC_DST of pyramid_strips.h), gather the same words byte by byte through the
- * border; the arithmetic is the same, so both paths give the same bits. Integer sums are exact
- * in any order, so these equal cv::pyrDown / cv::pyrUp. */
+ * bytes wide (8 pixels of one channel, 2 of four): pyrDown's 8 output bytes read 19 source bytes
+ * of each row (a 16-byte word plus two bytes left and one right; with 4 channels 28: two pixels
+ * left, 16 bytes, one pixel right) and leave as one 8-byte word; pyrUp's 8 source bytes (an
+ * 8-byte word plus a pixel either side) give 16 output bytes in each of two rows, 16-byte words.
+ * Every source row the strip needs is loaded once (2 STRIP_ROWS + 3 rows for pyrDown, STRIP_ROWS
+ * + 2 for pyrUp), and on the word path all of them may be in flight before the arithmetic. The
+ * sums run two to a 32-bit word in 16-bit lanes (byte_perm splits and shifts them; no lane
+ * exceeds 65,408), and the rounded results are bytes 1 and 3 (pyrDown) or a shift and a mask
+ * away (pyrUp), packed by byte_perm. Strips whose bytes reach outside the image, and every strip
+ * when the rows are not word aligned (`vec` at launch, bits VEC_SRC and VEC_DST of
+ * pyramid_strips.h), gather the same words byte by byte through the border, a row at a time; the
+ * arithmetic is the same, so both paths give the same bits. Integer sums are exact in any order,
+ * so these equal cv::pyrDown / cv::pyrUp. */
 #ifdef STRIPS
 #include "pyramid_strips.h"
 
