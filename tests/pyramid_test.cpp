@@ -106,7 +106,11 @@ struct Placement {
   const char* name;
   int src_pad, dst_pad;  // columns of padding left of the view; 0: a whole image
 };
-constexpr Placement kPlacements[] = {{"whole", 0, 0}, {"aligned views", 16, 16}, {"unaligned views", 3, 1}};
+constexpr Placement kPlacements[] = {{"whole", 0, 0},
+                                     {"aligned views", 16, 16},
+                                     {"unaligned views", 3, 1},
+                                     {"aligned source, unaligned destination", 16, 1},
+                                     {"unaligned source, aligned destination", 3, 16}};
 
 DeviceImage place(const HostImage& src, int pad) { return pad == 0 ? queue().upload(src) : upload_padded(src, pad, 2); }
 
