@@ -1,13 +1,12 @@
 /* Gaussian pyramids: cv::pyrDown, cv::pyrUp (per pixel, and u8 in words: `strips`), two pyrDown
- * levels in one launch, and the KLT
- * pyramid of the case study (Gaussian smoothing sampled every S pixels). Host side:
- * src/ops/pyramid.cpp. Options:
+ * levels in one launch, and the KLT pyramid of the case study (Gaussian smoothing sampled every S
+ * pixels). Host side: src/ops/pyramid.cpp. Options:
  *   SRC_T / SRC_DEPTH   element type; CN channels (a pixel is a vector of CN values)
  *   WT                  accumulator: int for integer depths (exact), float or double otherwise
  *   BORDER              border code of common/border.h (never constant here)
  *   GX, GY              work-group shape
- *   STRIPS              (instead of CN) the u8 one-channel kernels of method `strips`; shapes in
- *                       pyramid_strips.h
+ *   STRIPS, STRIP_CN    (instead of CN) the u8 kernels of method `strips` for 1 or 4 channels;
+ *                       shapes in pyramid_strips.h
  * pyrDown: the 5-tap kernel [1 4 6 4 1] / 16 in each direction around (2x, 2y); integers round
  * as (sum + 128) >> 8, floats scale by 1/256. pyrUp: the same kernel on the image upsampled with
  * zeros between samples (so [1 6 1] / 8 and [4 4] / 8 by parity), integers (sum + 32) >> 6. */
@@ -164,21 +163,31 @@ KERNEL void pyr_up(int src_width, int src_height, CONST_IMAGE_PARAM(SRC_T, src),
 }
 #endif /* CN */
 
-/* ---- strips: u8 one channel, several columns per work-item as words (method `strips`) --------
+/* ---- strips: u8 with 1 or 4 channels, 8 bytes across per work-item as words (method `strips`)
  * Each work-item owns a strip of STRIP_ROWS output rows (pyrDown) or source rows (pyrUp), 8
- * columns wide: pyrDown's 8 outputs read 19 source bytes of each row (a 16-byte word plus two
- * bytes left and one right) and leave as one 8-byte word; pyrUp's 8 source columns (an 8-byte word
- * plus a byte either side) give 16 outputs in each of two rows, 16-byte words. Every source row
- * the strip needs is loaded once, all of them before any arithmetic, so that a work-item has
- * 2 STRIP_ROWS + 3 (pyrDown) or STRIP_ROWS + 2 (pyrUp) loads in flight. The sums run two to a
- * 32-bit word in 16-bit lanes (byte_perm splits and shifts them; no lane exceeds 65,408), and
- * the rounded results are bytes 1 and 3 (pyrDown) or a shift and a mask away (pyrUp), packed by
- * byte_perm. Work-items whose bytes reach outside the image, and every work-item when the rows
- * are not word aligned (`vec` at launch, bits VEC_SRC and VEC_DST of pyramid_strips.h), gather the same words byte by byte through the
- * border; the arithmetic is the same, so both paths give the same bits. Integer sums are exact
- * in any order, so these equal cv::pyrDown / cv::pyrUp. */
+ * bytes wide (8 pixels of one channel, 2 of four): pyrDown's 8 output bytes read 19 source bytes
+ * of each row (a 16-byte word plus two bytes left and one right; with 4 channels 28: two pixels
+ * left, 16 bytes, one pixel right) and leave as one 8-byte word; pyrUp's 8 source bytes (an
+ * 8-byte word plus a pixel either side) give 16 output bytes in each of two rows, 16-byte words.
+ * Every source row the strip needs is loaded once (2 STRIP_ROWS + 3 rows for pyrDown, STRIP_ROWS
+ * + 2 for pyrUp), and on the word path all of them may be in flight before the arithmetic. The
+ * sums run two to a 32-bit word in 16-bit lanes (byte_perm splits and shifts them; no lane
+ * exceeds 65,408), and the rounded results are bytes 1 and 3 (pyrDown) or a shift and a mask
+ * away (pyrUp), packed by byte_perm. Strips whose bytes reach outside the image, and every strip
+ * when the rows are not word aligned (`vec` at launch, bits VEC_SRC and VEC_DST of
+ * pyramid_strips.h), gather the same words byte by byte through the border, a row at a time; the
+ * arithmetic is the same, so both paths give the same bits. Integer sums are exact in any order,
+ * so these equal cv::pyrDown / cv::pyrUp. */
 #ifdef STRIPS
 #include "pyramid_strips.h"
+
+/* STRIP_CN is 1 or 4: pixels per work-item (pyrDown outputs, pyrUp source pixels), so that its
+ * words hold the same bytes either way. */
+#define STRIP_PX (STRIP_COLS / STRIP_CN)
+
+/* Even and odd bytes of a word, zero-extended into the two 16-bit lanes. */
+INLINE uint even_lanes(uint w) { return byte_perm(w, 0u, 0x4240u); }
+INLINE uint odd_lanes(uint w) { return byte_perm(w, 0u, 0x4341u); }
 
 /* Bytes x .. x + n - 1 (n <= 4) of a mapped row as one little-endian word, each through the
  * border: the gather path of edge work-items. */
@@ -188,10 +197,19 @@ INLINE uint gather_down(GLOBAL const uchar* row, int x, int n, int width) {
   return v;
 }
 
+/* The 4 bytes of pixel px (4 channels) through the border. */
+INLINE uint gather_pixel_down(GLOBAL const uchar* row, int px, int width) {
+  const int x = 4 * border_index(px, width, BORDER);
+  return (uint)row[x] | ((uint)row[x + 1] << 8) | ((uint)row[x + 2] << 16) | ((uint)row[x + 3] << 24);
+}
+
+#if STRIP_CN == 1
+#define DOWN_RAW 6
 /* Raw bytes of one source row for a pyrDown strip at output column x0 (source 2 x0 - 2 ..
  * 2 x0 + 16): raw[0] bits 0-15 = the two left bytes, raw[1..4] = 16 bytes, raw[5] bits 0-7 = the
  * right byte. */
-INLINE void down_fetch(uint* raw, GLOBAL const uchar* row, int sx, bool fast, int width) {
+INLINE void down_fetch(uint* raw, GLOBAL const uchar* row, int x0, bool fast, int width) {
+  const int sx = 2 * x0;
   if (fast) {
     const uint4 w = *(GLOBAL const uint4*)(row + sx);
     raw[0] = (uint)(*(GLOBAL const ushort*)(row + sx - 2));
@@ -217,8 +235,8 @@ INLINE void down_hsum(const uint* raw, uint* h) {
   o[0] = byte_perm(raw[0], 0u, 0x4144u); /* high lane O_{-1} */
   UNROLL
   for (int j = 0; j < 4; ++j) {
-    e[1 + j] = byte_perm(raw[1 + j], 0u, 0x4240u); /* (E_2j, E_2j+1) */
-    o[1 + j] = byte_perm(raw[1 + j], 0u, 0x4341u); /* (O_2j, O_2j+1) */
+    e[1 + j] = even_lanes(raw[1 + j]); /* (E_2j, E_2j+1) */
+    o[1 + j] = odd_lanes(raw[1 + j]);  /* (O_2j, O_2j+1) */
   }
   e[5] = raw[5] & 0xFFu; /* low lane E_8 */
   uint em[5];            /* em[j] = (E_2j-1, E_2j) */
@@ -230,26 +248,72 @@ INLINE void down_hsum(const uint* raw, uint* h) {
     h[j] = e[1 + j] * 6u + em[j] + em[j + 1] + (om + o[1 + j]) * 4u;
   }
 }
+/* Rounded sums (byte 1 of each lane) to output bytes: outputs 0-3 from v[0], v[1]. */
+#define DOWN_PACK 0x7531u
+#else
+#define DOWN_RAW 7
+/* Pixels 2 x0 - 2 .. 2 x0 + 4 of one source row (4 bytes each) for a pyrDown strip of the 2
+ * output pixels at x0: two left (an 8-byte word), four (16), one right. */
+INLINE void down_fetch(uint* raw, GLOBAL const uchar* row, int x0, bool fast, int width) {
+  const int px = 2 * x0;
+  if (fast) {
+    const uint2 l = *(GLOBAL const uint2*)(row + 4 * (px - 2));
+    const uint4 w = *(GLOBAL const uint4*)(row + 4 * px);
+    raw[0] = l.x;
+    raw[1] = l.y;
+    raw[2] = w.x;
+    raw[3] = w.y;
+    raw[4] = w.z;
+    raw[5] = w.w;
+    raw[6] = *(GLOBAL const uint*)(row + 4 * (px + 4));
+  } else {
+    UNROLL
+    for (int i = 0; i < 7; ++i) raw[i] = gather_pixel_down(row, px - 2 + i, width);
+  }
+}
+
+/* Horizontal sums at the strip's 2 output pixels: h[2k] holds channels 0 and 2 of output pixel k
+ * (low and high lane), h[2k + 1] channels 1 and 3, each at most 16 * 255. */
+INLINE void down_hsum(const uint* raw, uint* h) {
+  UNROLL
+  for (int k = 0; k < 2; ++k) {
+    const uint p0 = raw[2 * k], p1 = raw[2 * k + 1], p2 = raw[2 * k + 2], p3 = raw[2 * k + 3], p4 = raw[2 * k + 4];
+    h[2 * k] = even_lanes(p2) * 6u + even_lanes(p0) + even_lanes(p4) + (even_lanes(p1) + even_lanes(p3)) * 4u;
+    h[2 * k + 1] = odd_lanes(p2) * 6u + odd_lanes(p0) + odd_lanes(p4) + (odd_lanes(p1) + odd_lanes(p3)) * 4u;
+  }
+}
+/* Rounded sums (byte 1 of each lane) to output bytes: pixel 0 from v[0] (channels 0, 2) and v[1]
+ * (channels 1, 3). */
+#define DOWN_PACK 0x7351u
+#endif
 
 #define DOWN_LOADS (2 * STRIP_ROWS + 3)
 
-KERNEL REQD_GROUP_SIZE(STRIP_GX, STRIP_GY, 1) void pyr_down_strips(int src_width, int src_height, int dst_width, int dst_height, int vec,
-                                                       CONST_IMAGE_PARAM(uchar, src), IMAGE_PARAM(uchar, dst)) {
-  const int x0 = GLOBAL_ID(0) * STRIP_COLS;
-  const int y0 = GLOBAL_ID(1) * STRIP_ROWS;
-  if (x0 >= dst_width || y0 >= dst_height) return;
-  const int sx = 2 * x0;
-  /* Words straight from memory when every byte of the strip's columns lies inside the row. */
-  const bool fast = (vec & VEC_SRC) != 0 && PLINTH_LITTLE_ENDIAN && sx >= 2 && sx + 16 < src_width;
-  uint raw[DOWN_LOADS][6];
-  UNROLL
-  for (int i = 0; i < DOWN_LOADS; ++i) {
-    const int sy = border_index(2 * y0 - 2 + i, src_height, BORDER);
-    down_fetch(raw[i], src + src_offset + sy * src_step, sx, fast, src_width);
-  }
+/* One pyrDown strip. Called with `fast` a constant, so each call is its own copy: the word path
+ * (strips whose source rows and columns all lie inside the image) keeps every row in registers
+ * with its loads in flight together; the gather path fetches and sums a row at a time (loop not
+ * unrolled, the sums in private memory), so that its 19-28 byte loads a row do not raise the
+ * kernel's register count, which the word path would pay for in occupancy. */
+INLINE void down_strip(const bool fast, GLOBAL const uchar* src, int src_offset, int src_step, int src_width,
+                       int src_height, GLOBAL uchar* dst, int dst_offset, int dst_step, int dst_width, int dst_height,
+                       int x0, int y0, bool vec_dst) {
   uint h[DOWN_LOADS][4];
-  UNROLL
-  for (int i = 0; i < DOWN_LOADS; ++i) down_hsum(raw[i], h[i]);
+  if (fast) {
+    UNROLL
+    for (int i = 0; i < DOWN_LOADS; ++i) {
+      uint raw[DOWN_RAW];
+      down_fetch(raw, src + src_offset + (2 * y0 - 2 + i) * src_step, x0, true, src_width);
+      down_hsum(raw, h[i]);
+    }
+  } else {
+#pragma unroll 1
+    for (int i = 0; i < DOWN_LOADS; ++i) {
+      uint raw[DOWN_RAW];
+      const int sy = border_index(2 * y0 - 2 + i, src_height, BORDER);
+      down_fetch(raw, src + src_offset + sy * src_step, x0, false, src_width);
+      down_hsum(raw, h[i]);
+    }
+  }
   UNROLL
   for (int t = 0; t < STRIP_ROWS; ++t) {
     const int y = y0 + t;
@@ -260,13 +324,35 @@ KERNEL REQD_GROUP_SIZE(STRIP_GX, STRIP_GY, 1) void pyr_down_strips(int src_width
       /* Rows 2y - 2 .. 2y + 2; + 128 in each lane rounds; the result is byte 1 of each lane. */
       v[j] = h[2 * t][j] + h[2 * t + 4][j] + 0x00800080u + (h[2 * t + 1][j] + h[2 * t + 3][j]) * 4u + h[2 * t + 2][j] * 6u;
     }
-    const uint lo = byte_perm(v[0], v[1], 0x7531u), hi = byte_perm(v[2], v[3], 0x7531u);
-    GLOBAL uchar* out = dst + dst_offset + y * dst_step + x0;
-    if ((vec & VEC_DST) != 0 && x0 + STRIP_COLS <= dst_width) {
+    const uint lo = byte_perm(v[0], v[1], DOWN_PACK), hi = byte_perm(v[2], v[3], DOWN_PACK);
+    GLOBAL uchar* out = dst + dst_offset + y * dst_step + x0 * STRIP_CN;
+    if (vec_dst && x0 + STRIP_PX <= dst_width) {
       *(GLOBAL uint2*)out = VEC2(uint2, lo, hi);
     } else {
-      for (int k = 0; k < STRIP_COLS && x0 + k < dst_width; ++k) out[k] = (uchar)((k < 4 ? lo : hi) >> (8 * (k & 3)));
+      for (int k = 0; k < STRIP_COLS && x0 + k / STRIP_CN < dst_width; ++k) out[k] = (uchar)((k < 4 ? lo : hi) >> (8 * (k & 3)));
     }
+  }
+}
+
+/* src_width and dst_width in pixels. */
+KERNEL REQD_GROUP_SIZE(STRIP_GX, STRIP_GY, 1) void pyr_down_strips(int src_width, int src_height, int dst_width, int dst_height, int vec,
+                                                       CONST_IMAGE_PARAM(uchar, src), IMAGE_PARAM(uchar, dst)) {
+  const int x0 = GLOBAL_ID(0) * STRIP_PX;
+  const int y0 = GLOBAL_ID(1) * STRIP_ROWS;
+  if (x0 >= dst_width || y0 >= dst_height) return;
+  /* Words straight from memory when every byte the strip reads lies inside the image. */
+  const bool vec_dst = (vec & VEC_DST) != 0;
+  const bool fast = (vec & VEC_SRC) != 0 && PLINTH_LITTLE_ENDIAN && x0 >= 1 && 2 * x0 + 2 * STRIP_PX < src_width && y0 >= 1 &&
+                    2 * y0 + 2 * STRIP_ROWS < src_height;
+  /* Two ifs, not if / else: a warp with edge strips runs its word lanes first, so that the gather
+   * lanes then find their rows in L1. */
+  if (fast) {
+    down_strip(true, src, src_offset, src_step, src_width, src_height, dst, dst_offset, dst_step, dst_width, dst_height, x0, y0,
+               vec_dst);
+  }
+  if (!fast) {
+    down_strip(false, src, src_offset, src_step, src_width, src_height, dst, dst_offset, dst_step, dst_width, dst_height, x0,
+               y0, vec_dst);
   }
 }
 
@@ -280,6 +366,7 @@ INLINE uint gather_up(GLOBAL const uchar* row, int x, int n, int width) {
   return v;
 }
 
+#if STRIP_CN == 1
 /* Raw bytes of one source row for a pyrUp strip at source column x0 (x0 - 1 .. x0 + 8):
  * raw[0] bits 0-7 = the left byte, raw[1..2] = 8 bytes, raw[3] bits 0-7 = the right byte. */
 INLINE void up_fetch(uint* raw, GLOBAL const uchar* row, int x0, bool fast, int width) {
@@ -318,55 +405,121 @@ INLINE void up_hsum(const uint* raw, uint* ev, uint* od) {
   }
 }
 
-/* Interleaves even outputs (bytes 0 and 2 of e) with odd ones (bytes 0 and 2 of o). */
-INLINE uint up_interleave(uint e, uint o) { return byte_perm(e, o, 0x6240u); }
+/* The 4 output words of a row from the rounded even-column sums e and odd-column sums o (results
+ * in bytes 0 and 2 of each lane pair): word m interleaves e[m] and o[m]. */
+INLINE void up_pack(const uint* e, const uint* o, uint* out) {
+  UNROLL
+  for (int m = 0; m < 4; ++m) out[m] = byte_perm(e[m], o[m], 0x6240u);
+}
+#else
+/* Pixels x0 - 1 .. x0 + 2 of one source row (4 bytes each) for a pyrUp strip of the 2 source
+ * pixels at x0: one left, two (an 8-byte word), one right. */
+INLINE void up_fetch(uint* raw, GLOBAL const uchar* row, int x0, bool fast, int width) {
+  if (fast) {
+    const uint2 w = *(GLOBAL const uint2*)(row + 4 * x0);
+    raw[0] = *(GLOBAL const uint*)(row + 4 * (x0 - 1));
+    raw[1] = w.x;
+    raw[2] = w.y;
+    raw[3] = *(GLOBAL const uint*)(row + 4 * (x0 + 2));
+  } else {
+    UNROLL
+    for (int i = 0; i < 4; ++i) {
+      const int x = 4 * up_index(x0 - 1 + i, width);
+      raw[i] = (uint)row[x] | ((uint)row[x + 1] << 8) | ((uint)row[x + 2] << 16) | ((uint)row[x + 3] << 24);
+    }
+  }
+}
+
+/* Horizontal sums at the strip's 2 source pixels c = 0, 1 (P, C, N the pixels at x0 + c - 1 ..
+ * x0 + c + 1): ev[2c] = channels 0 and 2 of P + 6C + N, ev[2c + 1] channels 1 and 3; od the same
+ * of C + N (the odd output pixel over 4). */
+INLINE void up_hsum(const uint* raw, uint* ev, uint* od) {
+  UNROLL
+  for (int c = 0; c < 2; ++c) {
+    const uint p = raw[c], q = raw[c + 1], n = raw[c + 2];
+    ev[2 * c] = even_lanes(q) * 6u + even_lanes(p) + even_lanes(n);
+    ev[2 * c + 1] = odd_lanes(q) * 6u + odd_lanes(p) + odd_lanes(n);
+    od[2 * c] = even_lanes(q) + even_lanes(n);
+    od[2 * c + 1] = odd_lanes(q) + odd_lanes(n);
+  }
+}
+
+/* The 4 output pixels of a row: even(0), odd(0), even(1), odd(1), each from its channels 0, 2
+ * word and its channels 1, 3 word. */
+INLINE void up_pack(const uint* e, const uint* o, uint* out) {
+  out[0] = byte_perm(e[0], e[1], 0x6240u);
+  out[1] = byte_perm(o[0], o[1], 0x6240u);
+  out[2] = byte_perm(e[2], e[3], 0x6240u);
+  out[3] = byte_perm(o[2], o[3], 0x6240u);
+}
+#endif
 
 #define UP_LOADS (STRIP_ROWS + 2)
 
-KERNEL REQD_GROUP_SIZE(STRIP_GX, STRIP_GY, 1) void pyr_up_strips(int src_width, int src_height, int vec, CONST_IMAGE_PARAM(uchar, src),
-                                                     IMAGE_PARAM(uchar, dst)) {
-  const int x0 = GLOBAL_ID(0) * STRIP_COLS;
-  const int y0 = GLOBAL_ID(1) * STRIP_ROWS;
-  if (x0 >= src_width || y0 >= src_height) return;
-  const bool fast = (vec & VEC_SRC) != 0 && PLINTH_LITTLE_ENDIAN && x0 >= 1 && x0 + STRIP_COLS < src_width;
-  uint raw[UP_LOADS][4];
-  UNROLL
-  for (int i = 0; i < UP_LOADS; ++i) {
-    const int sy = up_index(y0 - 1 + i, src_height);
-    up_fetch(raw[i], src + src_offset + sy * src_step, x0, fast, src_width);
-  }
+/* One pyrUp strip; two copies as down_strip's (word path: rows in registers, loads in flight
+ * together; gather path: a row at a time). */
+INLINE void up_strip(const bool fast, GLOBAL const uchar* src, int src_offset, int src_step, int src_width, int src_height,
+                     GLOBAL uchar* dst, int dst_offset, int dst_step, int x0, int y0, bool vec_dst) {
   uint ev[UP_LOADS][4], od[UP_LOADS][4];
-  UNROLL
-  for (int i = 0; i < UP_LOADS; ++i) up_hsum(raw[i], ev[i], od[i]);
+  if (fast) {
+    UNROLL
+    for (int i = 0; i < UP_LOADS; ++i) {
+      uint raw[4];
+      up_fetch(raw, src + src_offset + (y0 - 1 + i) * src_step, x0, true, src_width);
+      up_hsum(raw, ev[i], od[i]);
+    }
+  } else {
+#pragma unroll 1
+    for (int i = 0; i < UP_LOADS; ++i) {
+      uint raw[4];
+      up_fetch(raw, src + src_offset + up_index(y0 - 1 + i, src_height) * src_step, x0, false, src_width);
+      up_hsum(raw, ev[i], od[i]);
+    }
+  }
   const int dst_width = 2 * src_width;
   UNROLL
   for (int t = 0; t < STRIP_ROWS; ++t) {
     if (y0 + t >= src_height) break;
-    uint even_row[4], odd_row[4];
+    uint e0[4], o0[4], e1[4], o1[4];
     UNROLL
     for (int m = 0; m < 4; ++m) {
       /* Row 2y: (p + 6c + n + 32) >> 6 for even columns, (4 (p + 6c + n) + 32) >> 6 =
        * (p + 6c + n + 8) >> 4 for odd ones; row 2y + 1: (4 (c + n) + 32) >> 6 = (c + n + 8) >> 4
        * and (16 (c + n) + 32) >> 6 = (c + n + 2) >> 2. Lanes stay below 2^14, results below 2^8. */
-      const uint e0 = ((ev[t][m] + ev[t + 2][m] + ev[t + 1][m] * 6u + 0x00200020u) >> 6) & 0x00FF00FFu;
-      const uint o0 = ((od[t][m] + od[t + 2][m] + od[t + 1][m] * 6u + 0x00080008u) >> 4) & 0x00FF00FFu;
-      const uint e1 = ((ev[t + 1][m] + ev[t + 2][m] + 0x00080008u) >> 4) & 0x00FF00FFu;
-      const uint o1 = ((od[t + 1][m] + od[t + 2][m] + 0x00020002u) >> 2) & 0x00FF00FFu;
-      even_row[m] = up_interleave(e0, o0);
-      odd_row[m] = up_interleave(e1, o1);
+      e0[m] = ((ev[t][m] + ev[t + 2][m] + ev[t + 1][m] * 6u + 0x00200020u) >> 6) & 0x00FF00FFu;
+      o0[m] = ((od[t][m] + od[t + 2][m] + od[t + 1][m] * 6u + 0x00080008u) >> 4) & 0x00FF00FFu;
+      e1[m] = ((ev[t + 1][m] + ev[t + 2][m] + 0x00080008u) >> 4) & 0x00FF00FFu;
+      o1[m] = ((od[t + 1][m] + od[t + 2][m] + 0x00020002u) >> 2) & 0x00FF00FFu;
     }
-    GLOBAL uchar* out0 = dst + dst_offset + 2 * (y0 + t) * dst_step + 2 * x0;
+    uint even_row[4], odd_row[4];
+    up_pack(e0, o0, even_row);
+    up_pack(e1, o1, odd_row);
+    GLOBAL uchar* out0 = dst + dst_offset + 2 * (y0 + t) * dst_step + 2 * x0 * STRIP_CN;
     GLOBAL uchar* out1 = out0 + dst_step;
-    if ((vec & VEC_DST) != 0 && x0 + STRIP_COLS <= src_width) {
+    if (vec_dst && x0 + STRIP_PX <= src_width) {
       *(GLOBAL uint4*)out0 = VEC4(uint4, even_row[0], even_row[1], even_row[2], even_row[3]);
       *(GLOBAL uint4*)out1 = VEC4(uint4, odd_row[0], odd_row[1], odd_row[2], odd_row[3]);
     } else {
-      for (int k = 0; k < 2 * STRIP_COLS && 2 * x0 + k < dst_width; ++k) {
+      for (int k = 0; k < 2 * STRIP_COLS && 2 * x0 + k / STRIP_CN < dst_width; ++k) {
         out0[k] = (uchar)(even_row[k >> 2] >> (8 * (k & 3)));
         out1[k] = (uchar)(odd_row[k >> 2] >> (8 * (k & 3)));
       }
     }
   }
+}
+
+/* src_width in pixels. */
+KERNEL REQD_GROUP_SIZE(STRIP_GX, STRIP_GY, 1) void pyr_up_strips(int src_width, int src_height, int vec, CONST_IMAGE_PARAM(uchar, src),
+                                                     IMAGE_PARAM(uchar, dst)) {
+  const int x0 = GLOBAL_ID(0) * STRIP_PX;
+  const int y0 = GLOBAL_ID(1) * STRIP_ROWS;
+  if (x0 >= src_width || y0 >= src_height) return;
+  const bool vec_dst = (vec & VEC_DST) != 0;
+  /* Words straight from memory when every byte the strip reads lies inside the image. */
+  const bool fast = (vec & VEC_SRC) != 0 && PLINTH_LITTLE_ENDIAN && x0 >= 1 && x0 + STRIP_PX < src_width && y0 >= 1 &&
+                    y0 + STRIP_ROWS < src_height;
+  if (fast) up_strip(true, src, src_offset, src_step, src_width, src_height, dst, dst_offset, dst_step, x0, y0, vec_dst);
+  if (!fast) up_strip(false, src, src_offset, src_step, src_width, src_height, dst, dst_offset, dst_step, x0, y0, vec_dst);
 }
 #endif /* STRIPS */
 

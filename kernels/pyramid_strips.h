@@ -3,8 +3,8 @@
 #ifndef PLINTH_PYRAMID_STRIPS_H
 #define PLINTH_PYRAMID_STRIPS_H
 
-/* Columns a work-item owns: pyrDown's outputs (an 8-byte store, a 16-byte source load), pyrUp's
- * source columns (an 8-byte load, two 16-byte stores). */
+/* Bytes across a work-item owns: pyrDown's outputs (an 8-byte store, a 16-byte source load),
+ * pyrUp's source bytes (an 8-byte load, two 16-byte stores); 8 pixels of one channel, 2 of four. */
 #define STRIP_COLS 8
 /* Rows a work-item owns (pyrDown: output rows, pyrUp: source rows): 4 keeps 11 (pyrDown) or 6
  * (pyrUp) source-row loads in flight per work-item and the re-read halo rows at 3/8 and 2/4. */

@@ -106,25 +106,32 @@ struct Placement {
   const char* name;
   int src_pad, dst_pad;  // columns of padding left of the view; 0: a whole image
 };
-constexpr Placement kPlacements[] = {{"whole", 0, 0}, {"aligned views", 16, 16}, {"unaligned views", 3, 1}};
+constexpr Placement kPlacements[] = {{"whole", 0, 0},
+                                     {"aligned views", 16, 16},
+                                     {"unaligned views", 3, 1},
+                                     {"aligned source, unaligned destination", 16, 1},
+                                     {"unaligned source, aligned destination", 3, 16}};
 
 DeviceImage place(const HostImage& src, int pad) { return pad == 0 ? queue().upload(src) : upload_padded(src, pad, 2); }
 
 TEST(Pyramid, StripsDownMatchesOpenCV) {
   std::uint32_t seed = 600;
-  for (BorderMode border : {BorderMode::reflect_101, BorderMode::replicate, BorderMode::reflect, BorderMode::wrap}) {
-    for (const Placement& p : kPlacements) {
-      for (Size size : strip_sizes()) {
-        SCOPED_TRACE(describe(Depth::u8, 1, size, border) + " " + p.name);
-        const HostImage src = random_image(size.width, size.height, Format{Depth::u8, 1}, seed++);
-        cv::Mat want;
-        cv::pyrDown(as_mat(src), want, cv::Size(), cv_border(border));
-        const Size out{(size.width + 1) / 2, (size.height + 1) / 2};
-        DeviceImage dst = p.dst_pad == 0 ? DeviceImage(context(), out.width, out.height, src.format())
-                                         : poisoned_view(out.width, out.height, src.format(), p.dst_pad, 1, 0x99);
-        if (p.dst_pad == 0) queue().fill_bytes(dst, 0x99);
-        pyr_down(queue(), place(src, p.src_pad), dst, border, PyrLevelMethod::strips).wait();
-        EXPECT_TRUE(images_equal(from_mat(want), queue().download(dst)));
+  for (int channels : {1, 4}) {
+    for (BorderMode border : {BorderMode::reflect_101, BorderMode::replicate, BorderMode::reflect, BorderMode::wrap}) {
+      for (const Placement& p : kPlacements) {
+        for (Size size : strip_sizes()) {
+          SCOPED_TRACE(describe(Depth::u8, channels, size, border) + " " + p.name);
+          const HostImage src = random_image(size.width, size.height, Format{Depth::u8, channels}, seed++);
+          cv::Mat want;
+          cv::pyrDown(as_mat(src), want, cv::Size(), cv_border(border));
+          const Size out{(size.width + 1) / 2, (size.height + 1) / 2};
+          DeviceImage dst = p.dst_pad == 0 ? DeviceImage(context(), out.width, out.height, src.format())
+                                           : poisoned_view(out.width, out.height, src.format(), p.dst_pad, 1, 0x99);
+          if (p.dst_pad == 0) queue().fill_bytes(dst, 0x99);
+          // Pads count pixels: 16 keeps 4-byte pixels' rows word aligned too, 3 and 1 do not.
+          pyr_down(queue(), place(src, p.src_pad), dst, border, PyrLevelMethod::strips).wait();
+          EXPECT_TRUE(images_equal(from_mat(want), queue().download(dst)));
+        }
       }
     }
   }
@@ -132,18 +139,20 @@ TEST(Pyramid, StripsDownMatchesOpenCV) {
 
 TEST(Pyramid, StripsUpMatchesOpenCV) {
   std::uint32_t seed = 700;
-  for (const Placement& p : kPlacements) {
-    for (Size size : strip_sizes()) {
-      SCOPED_TRACE(describe(Depth::u8, 1, size, BorderMode::reflect_101) + " " + p.name);
-      const HostImage src = random_image(size.width, size.height, Format{Depth::u8, 1}, seed++);
-      cv::Mat want;
-      cv::pyrUp(as_mat(src), want);
-      const Size out{2 * size.width, 2 * size.height};
-      DeviceImage dst = p.dst_pad == 0 ? DeviceImage(context(), out.width, out.height, src.format())
-                                       : poisoned_view(out.width, out.height, src.format(), p.dst_pad, 1, 0x99);
-      if (p.dst_pad == 0) queue().fill_bytes(dst, 0x99);
-      pyr_up(queue(), place(src, p.src_pad == 16 ? 8 : p.src_pad), dst, BorderMode::reflect_101, PyrLevelMethod::strips).wait();
-      EXPECT_TRUE(images_equal(from_mat(want), queue().download(dst)));
+  for (int channels : {1, 4}) {
+    for (const Placement& p : kPlacements) {
+      for (Size size : strip_sizes()) {
+        SCOPED_TRACE(describe(Depth::u8, channels, size, BorderMode::reflect_101) + " " + p.name);
+        const HostImage src = random_image(size.width, size.height, Format{Depth::u8, channels}, seed++);
+        cv::Mat want;
+        cv::pyrUp(as_mat(src), want);
+        const Size out{2 * size.width, 2 * size.height};
+        DeviceImage dst = p.dst_pad == 0 ? DeviceImage(context(), out.width, out.height, src.format())
+                                         : poisoned_view(out.width, out.height, src.format(), p.dst_pad, 1, 0x99);
+        if (p.dst_pad == 0) queue().fill_bytes(dst, 0x99);
+        pyr_up(queue(), place(src, p.src_pad == 16 ? 8 : p.src_pad), dst, BorderMode::reflect_101, PyrLevelMethod::strips).wait();
+        EXPECT_TRUE(images_equal(from_mat(want), queue().download(dst)));
+      }
     }
   }
 }
@@ -152,20 +161,24 @@ TEST(Pyramid, StripsUpMatchesOpenCV) {
 // and rows (the largest rounding carries), through both paths.
 TEST(Pyramid, StripsSaturatedInputs) {
   const Size size{83, 29};
-  HostImage full(size.width, size.height, Format{Depth::u8, 1});
-  HostImage checker(size.width, size.height, Format{Depth::u8, 1});
-  for (int y = 0; y < size.height; ++y) {
-    for (int x = 0; x < size.width; ++x) {
-      full.at<std::uint8_t>(x, y) = 255;
-      checker.at<std::uint8_t>(x, y) = ((x + y) & 1) != 0 ? 255 : 0;
+  for (int channels : {1, 4}) {
+    HostImage full(size.width, size.height, Format{Depth::u8, channels});
+    HostImage checker(size.width, size.height, Format{Depth::u8, channels});
+    for (int y = 0; y < size.height; ++y) {
+      for (int x = 0; x < size.width; ++x) {
+        for (int c = 0; c < channels; ++c) {
+          full.at<std::uint8_t>(x, y, c) = 255;
+          checker.at<std::uint8_t>(x, y, c) = ((x + y + c) & 1) != 0 ? 255 : 0;
+        }
+      }
     }
-  }
-  for (const HostImage* src : {&full, &checker}) {
-    cv::Mat down, up;
-    cv::pyrDown(as_mat(*src), down);
-    cv::pyrUp(as_mat(*src), up);
-    EXPECT_TRUE(images_equal(from_mat(down), pyr_down(queue(), *src, BorderMode::reflect_101, PyrLevelMethod::strips)));
-    EXPECT_TRUE(images_equal(from_mat(up), pyr_up(queue(), *src, BorderMode::reflect_101, PyrLevelMethod::strips)));
+    for (const HostImage* src : {&full, &checker}) {
+      cv::Mat down, up;
+      cv::pyrDown(as_mat(*src), down);
+      cv::pyrUp(as_mat(*src), up);
+      EXPECT_TRUE(images_equal(from_mat(down), pyr_down(queue(), *src, BorderMode::reflect_101, PyrLevelMethod::strips)));
+      EXPECT_TRUE(images_equal(from_mat(up), pyr_up(queue(), *src, BorderMode::reflect_101, PyrLevelMethod::strips)));
+    }
   }
 }
 

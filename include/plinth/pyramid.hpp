@@ -18,9 +18,9 @@ namespace plinth {
 
 // Methods of one pyrDown or pyrUp level; every one gives the same bits.
 enum class PyrLevelMethod {
-  automatic,  // strips on GPUs for u8 one-channel images whose rows are word aligned, else baseline
+  automatic,  // strips for u8 images of 1 or 4 channels whose rows are word aligned, else baseline
   baseline,   // any type: pyrDown a local-memory tile, one output a row per work-item; pyrUp one 2x2 block per work-item
-  strips,     // u8 one channel: 8 columns and 4 rows per work-item, words in and out, sums in 16-bit lanes
+  strips,     // u8, 1 or 4 channels: 8 bytes across and 4 rows per work-item, words in and out, sums in 16-bit lanes
 };
 // The one table of methods: name ("auto" for automatic) and one line.
 struct PyrLevelMethodInfo {
@@ -35,7 +35,7 @@ PyrLevelMethod parse_pyr_level_method(std::string_view text);
 
 // dst is ((W + 1) / 2) x ((H + 1) / 2); cv::pyrDown accepts every border mode but constant.
 // dst may be empty (allocated) or an image of that size and src's format. A method that cannot
-// run the request (strips on anything but u8 with one channel) is Error(unsupported_type).
+// run the request (strips on anything but u8 with 1 or 4 channels) is Error(unsupported_type).
 Event pyr_down(Queue& queue, const DeviceImage& src, DeviceImage& dst, BorderMode border = BorderMode::reflect_101,
                PyrLevelMethod method = PyrLevelMethod::automatic);
 // dst is 2W x 2H; like cv::pyrUp, only reflect_101 is accepted.
