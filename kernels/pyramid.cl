@@ -299,6 +299,16 @@ INLINE void down_hsum(const uint* raw, uint* h) {
 #endif
 
 #define DOWN_LOADS (2 * STRIP_ROWS + 3)
+/* Groups of 128 work-items an SM the CUDA build asks registers for: 8 (64 registers, half the
+ * H100's threads) where NVRTC then keeps everything in registers (sm_90, plinth_cuda_check);
+ * without the bound the border-mapped edge rows take it to 72 registers (7 groups). Four
+ * channels and the replicate border would spill at 64, so they keep NVRTC's own count (a bound
+ * of 1 group would raise it further). */
+#if STRIP_CN == 1 && BORDER != BORDER_REPLICATE
+#define DOWN_GROUP REQD_GROUP_SIZE_2D_RESIDENT(STRIP_GX, STRIP_GY, 8)
+#else
+#define DOWN_GROUP REQD_GROUP_SIZE(STRIP_GX, STRIP_GY, 1)
+#endif
 
 /* One pyrDown strip. Called with `fast` a constant, so each call is its own copy: the word path
  * (strips whose 16-byte words lie inside aligned rows) keeps every row in registers with its
@@ -357,7 +367,7 @@ INLINE void down_strip(const bool fast, GLOBAL const uchar* src, int src_offset,
 }
 
 /* src_width and dst_width in pixels. */
-KERNEL REQD_GROUP_SIZE(STRIP_GX, STRIP_GY, 1) void pyr_down_strips(int src_width, int src_height, int dst_width, int dst_height, int vec,
+KERNEL DOWN_GROUP void pyr_down_strips(int src_width, int src_height, int dst_width, int dst_height, int vec,
                                                        CONST_IMAGE_PARAM(uchar, src), IMAGE_PARAM(uchar, dst)) {
   const int x0 = GLOBAL_ID(0) * STRIP_PX;
   const int y0 = GLOBAL_ID(1) * STRIP_ROWS;
@@ -479,6 +489,8 @@ INLINE void up_pack(const uint* e, const uint* o, uint* out) {
 #endif
 
 #define UP_LOADS (STRIP_ROWS + 2)
+/* pyrUp keeps 64 registers without spills at 8 groups an SM (72 without the bound). */
+#define UP_RESIDENT 8
 
 /* One pyrUp strip; two copies as down_strip's (word path: rows in registers, loads in flight
  * together, rows and halo columns border-mapped so that edge strips load words too; gather
@@ -538,7 +550,7 @@ INLINE void up_strip(const bool fast, GLOBAL const uchar* src, int src_offset, i
 }
 
 /* src_width in pixels. */
-KERNEL REQD_GROUP_SIZE(STRIP_GX, STRIP_GY, 1) void pyr_up_strips(int src_width, int src_height, int vec, CONST_IMAGE_PARAM(uchar, src),
+KERNEL REQD_GROUP_SIZE_2D_RESIDENT(STRIP_GX, STRIP_GY, UP_RESIDENT) void pyr_up_strips(int src_width, int src_height, int vec, CONST_IMAGE_PARAM(uchar, src),
                                                      IMAGE_PARAM(uchar, dst)) {
   const int x0 = GLOBAL_ID(0) * STRIP_PX;
   const int y0 = GLOBAL_ID(1) * STRIP_ROWS;
