@@ -173,10 +173,11 @@ KERNEL void pyr_up(int src_width, int src_height, CONST_IMAGE_PARAM(SRC_T, src),
  * + 2 for pyrUp), and on the word path all of them may be in flight before the arithmetic. The
  * sums run two to a 32-bit word in 16-bit lanes (byte_perm splits and shifts them; no lane
  * exceeds 65,408), and the rounded results are bytes 1 and 3 (pyrDown) or a shift and a mask
- * away (pyrUp), packed by byte_perm. Strips whose bytes reach outside the image, and every strip
- * when the rows are not word aligned (`vec` at launch, bits VEC_SRC and VEC_DST of
- * pyramid_strips.h), gather the same words byte by byte through the border, a row at a time; the
- * arithmetic is the same, so both paths give the same bits. Integer sums are exact in any order,
+ * away (pyrUp), packed by byte_perm. Rows outside the image and the halo bytes left and right
+ * are border-mapped on the word path, so edge strips load words too. A strip whose own word would
+ * cross the right edge, and every strip when the rows are not word aligned (`vec` at launch, bits
+ * VEC_SRC and VEC_DST of pyramid_strips.h), gathers the same words byte by byte through the
+ * border, a row at a time; the arithmetic is the same, so both paths give the same bits. Integer sums are exact in any order,
  * so these equal cv::pyrDown / cv::pyrUp. */
 #ifdef STRIPS
 #include "pyramid_strips.h"
