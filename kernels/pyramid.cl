@@ -177,8 +177,8 @@ KERNEL void pyr_up(int src_width, int src_height, CONST_IMAGE_PARAM(SRC_T, src),
  * are border-mapped on the word path, so edge strips load words too. A strip whose own word would
  * cross the right edge, and every strip when the rows are not word aligned (`vec` at launch, bits
  * VEC_SRC and VEC_DST of pyramid_strips.h), gathers the same words byte by byte through the
- * border, a row at a time; the arithmetic is the same, so both paths give the same bits. Integer sums are exact in any order,
- * so these equal cv::pyrDown / cv::pyrUp. */
+ * border, a row at a time; the arithmetic is the same, so both paths give the same bits. Integer
+ * sums are exact in any order, so these equal cv::pyrDown / cv::pyrUp. */
 #ifdef STRIPS
 #include "pyramid_strips.h"
 
