@@ -173,11 +173,12 @@ KERNEL void pyr_up(int src_width, int src_height, CONST_IMAGE_PARAM(SRC_T, src),
  * + 2 for pyrUp), and on the word path all of them may be in flight before the arithmetic. The
  * sums run two to a 32-bit word in 16-bit lanes (byte_perm splits and shifts them; no lane
  * exceeds 65,408), and the rounded results are bytes 1 and 3 (pyrDown) or a shift and a mask
- * away (pyrUp), packed by byte_perm. Strips whose bytes reach outside the image, and every strip
- * when the rows are not word aligned (`vec` at launch, bits VEC_SRC and VEC_DST of
- * pyramid_strips.h), gather the same words byte by byte through the border, a row at a time; the
- * arithmetic is the same, so both paths give the same bits. Integer sums are exact in any order,
- * so these equal cv::pyrDown / cv::pyrUp. */
+ * away (pyrUp), packed by byte_perm. Rows outside the image and the halo bytes left and right
+ * are border-mapped on the word path, so edge strips load words too. A strip whose own word would
+ * cross the right edge, and every strip when the rows are not word aligned (`vec` at launch, bits
+ * VEC_SRC and VEC_DST of pyramid_strips.h), gathers the same words byte by byte through the
+ * border, a row at a time; the arithmetic is the same, so both paths give the same bits. Integer
+ * sums are exact in any order, so these equal cv::pyrDown / cv::pyrUp. */
 #ifdef STRIPS
 #include "pyramid_strips.h"
 
@@ -207,17 +208,22 @@ INLINE uint gather_pixel_down(GLOBAL const uchar* row, int px, int width) {
 #define DOWN_RAW 6
 /* Raw bytes of one source row for a pyrDown strip at output column x0 (source 2 x0 - 2 ..
  * 2 x0 + 16): raw[0] bits 0-15 = the two left bytes, raw[1..4] = 16 bytes, raw[5] bits 0-7 = the
- * right byte. */
-INLINE void down_fetch(uint* raw, GLOBAL const uchar* row, int x0, bool fast, int width) {
+ * right byte. On the word path `halo` holds the border-mapped source columns of the left pair
+ * and the right byte (left_in: the pair lies inside, one 2-byte load). */
+INLINE void down_fetch(uint* raw, GLOBAL const uchar* row, int x0, bool fast, int width, bool left_in, const int* halo) {
   const int sx = 2 * x0;
   if (fast) {
     const uint4 w = *(GLOBAL const uint4*)(row + sx);
-    raw[0] = (uint)(*(GLOBAL const ushort*)(row + sx - 2));
+    if (left_in) {
+      raw[0] = (uint)(*(GLOBAL const ushort*)(row + sx - 2));
+    } else {
+      raw[0] = (uint)row[halo[0]] | ((uint)row[halo[1]] << 8);
+    }
     raw[1] = w.x;
     raw[2] = w.y;
     raw[3] = w.z;
     raw[4] = w.w;
-    raw[5] = (uint)row[sx + 16];
+    raw[5] = (uint)row[halo[2]];
   } else {
     raw[0] = gather_down(row, sx - 2, 2, width);
     UNROLL
@@ -253,19 +259,25 @@ INLINE void down_hsum(const uint* raw, uint* h) {
 #else
 #define DOWN_RAW 7
 /* Pixels 2 x0 - 2 .. 2 x0 + 4 of one source row (4 bytes each) for a pyrDown strip of the 2
- * output pixels at x0: two left (an 8-byte word), four (16), one right. */
-INLINE void down_fetch(uint* raw, GLOBAL const uchar* row, int x0, bool fast, int width) {
+ * output pixels at x0: two left (an 8-byte word, or two mapped pixels halo[0], halo[1] where
+ * they lie outside), four (16), one right (halo[2], mapped). */
+INLINE void down_fetch(uint* raw, GLOBAL const uchar* row, int x0, bool fast, int width, bool left_in, const int* halo) {
   const int px = 2 * x0;
   if (fast) {
-    const uint2 l = *(GLOBAL const uint2*)(row + 4 * (px - 2));
     const uint4 w = *(GLOBAL const uint4*)(row + 4 * px);
-    raw[0] = l.x;
-    raw[1] = l.y;
+    if (left_in) {
+      const uint2 l = *(GLOBAL const uint2*)(row + 4 * (px - 2));
+      raw[0] = l.x;
+      raw[1] = l.y;
+    } else {
+      raw[0] = *(GLOBAL const uint*)(row + 4 * halo[0]);
+      raw[1] = *(GLOBAL const uint*)(row + 4 * halo[1]);
+    }
     raw[2] = w.x;
     raw[3] = w.y;
     raw[4] = w.z;
     raw[5] = w.w;
-    raw[6] = *(GLOBAL const uint*)(row + 4 * (px + 4));
+    raw[6] = *(GLOBAL const uint*)(row + 4 * halo[2]);
   } else {
     UNROLL
     for (int i = 0; i < 7; ++i) raw[i] = gather_pixel_down(row, px - 2 + i, width);
@@ -288,21 +300,42 @@ INLINE void down_hsum(const uint* raw, uint* h) {
 #endif
 
 #define DOWN_LOADS (2 * STRIP_ROWS + 3)
+/* Groups of 128 work-items an SM the CUDA build asks registers for: 8 (64 registers, half the
+ * H100's threads) where NVRTC then keeps everything in registers (sm_90, plinth_cuda_check);
+ * without the bound the border-mapped edge rows take it to 72 registers (7 groups). Four
+ * channels and the replicate border would spill at 64, so they keep NVRTC's own count (a bound
+ * of 1 group would raise it further). */
+#if STRIP_CN == 1 && BORDER != BORDER_REPLICATE
+#define DOWN_GROUP REQD_GROUP_SIZE_2D_RESIDENT(STRIP_GX, STRIP_GY, 8)
+#else
+#define DOWN_GROUP REQD_GROUP_SIZE(STRIP_GX, STRIP_GY, 1)
+#endif
 
 /* One pyrDown strip. Called with `fast` a constant, so each call is its own copy: the word path
- * (strips whose source rows and columns all lie inside the image) keeps every row in registers
- * with its loads in flight together; the gather path fetches and sums a row at a time (loop not
- * unrolled, the sums in private memory), so that its 19-28 byte loads a row do not raise the
- * kernel's register count, which the word path would pay for in occupancy. */
+ * (strips whose 16-byte words lie inside aligned rows) keeps every row in registers with its
+ * loads in flight together; rows outside the image are border-mapped row indices, the halo
+ * columns border-mapped once per work-item, so strips at the top, bottom, left and right edges
+ * load the same words as interior ones. The gather path (a strip whose word would cross the
+ * right edge, or unaligned rows) fetches and sums a row at a time (loop not unrolled, the sums
+ * in private memory), so that its 19-28 byte loads a row do not raise the kernel's register
+ * count, which the word path would pay for in occupancy. */
 INLINE void down_strip(const bool fast, GLOBAL const uchar* src, int src_offset, int src_step, int src_width,
                        int src_height, GLOBAL uchar* dst, int dst_offset, int dst_step, int dst_width, int dst_height,
                        int x0, int y0, bool vec_dst) {
   uint h[DOWN_LOADS][4];
   if (fast) {
+    /* Source columns (pixels) of the left halo pair and the right halo pixel. */
+    const int sx = 2 * x0;
+    const int halo[3] = {border_index(sx - 2, src_width, BORDER), border_index(sx - 1, src_width, BORDER),
+                         border_index(sx + 2 * STRIP_PX, src_width, BORDER)};
+    const bool left_in = x0 >= 1;
+    const bool rows_in = y0 >= 1 && 2 * y0 + 2 * STRIP_ROWS < src_height;
     UNROLL
     for (int i = 0; i < DOWN_LOADS; ++i) {
       uint raw[DOWN_RAW];
-      down_fetch(raw, src + src_offset + (2 * y0 - 2 + i) * src_step, x0, true, src_width);
+      const int y = 2 * y0 - 2 + i;
+      const int sy = rows_in ? y : border_index(y, src_height, BORDER);
+      down_fetch(raw, src + src_offset + sy * src_step, x0, true, src_width, left_in, halo);
       down_hsum(raw, h[i]);
     }
   } else {
@@ -310,7 +343,7 @@ INLINE void down_strip(const bool fast, GLOBAL const uchar* src, int src_offset,
     for (int i = 0; i < DOWN_LOADS; ++i) {
       uint raw[DOWN_RAW];
       const int sy = border_index(2 * y0 - 2 + i, src_height, BORDER);
-      down_fetch(raw, src + src_offset + sy * src_step, x0, false, src_width);
+      down_fetch(raw, src + src_offset + sy * src_step, x0, false, src_width, false, 0);
       down_hsum(raw, h[i]);
     }
   }
@@ -335,17 +368,17 @@ INLINE void down_strip(const bool fast, GLOBAL const uchar* src, int src_offset,
 }
 
 /* src_width and dst_width in pixels. */
-KERNEL REQD_GROUP_SIZE(STRIP_GX, STRIP_GY, 1) void pyr_down_strips(int src_width, int src_height, int dst_width, int dst_height, int vec,
+KERNEL DOWN_GROUP void pyr_down_strips(int src_width, int src_height, int dst_width, int dst_height, int vec,
                                                        CONST_IMAGE_PARAM(uchar, src), IMAGE_PARAM(uchar, dst)) {
   const int x0 = GLOBAL_ID(0) * STRIP_PX;
   const int y0 = GLOBAL_ID(1) * STRIP_ROWS;
   if (x0 >= dst_width || y0 >= dst_height) return;
-  /* Words straight from memory when every byte the strip reads lies inside the image. */
+  /* Words straight from memory when the strip's 16-byte word of each row lies inside the image
+   * (the halo bytes and rows are mapped through the border on that path too). */
   const bool vec_dst = (vec & VEC_DST) != 0;
-  const bool fast = (vec & VEC_SRC) != 0 && PLINTH_LITTLE_ENDIAN && x0 >= 1 && 2 * x0 + 2 * STRIP_PX < src_width && y0 >= 1 &&
-                    2 * y0 + 2 * STRIP_ROWS < src_height;
-  /* Two ifs, not if / else: a warp with edge strips runs its word lanes first, so that the gather
-   * lanes then find their rows in L1. */
+  const bool fast = (vec & VEC_SRC) != 0 && PLINTH_LITTLE_ENDIAN && 2 * x0 + 2 * STRIP_PX <= src_width;
+  /* Two ifs, not if / else: a warp with a partial strip runs its word lanes first, so that the
+   * gather lane then finds its rows in L1. */
   if (fast) {
     down_strip(true, src, src_offset, src_step, src_width, src_height, dst, dst_offset, dst_step, dst_width, dst_height, x0, y0,
                vec_dst);
@@ -368,14 +401,15 @@ INLINE uint gather_up(GLOBAL const uchar* row, int x, int n, int width) {
 
 #if STRIP_CN == 1
 /* Raw bytes of one source row for a pyrUp strip at source column x0 (x0 - 1 .. x0 + 8):
- * raw[0] bits 0-7 = the left byte, raw[1..2] = 8 bytes, raw[3] bits 0-7 = the right byte. */
-INLINE void up_fetch(uint* raw, GLOBAL const uchar* row, int x0, bool fast, int width) {
+ * raw[0] bits 0-7 = the left byte, raw[1..2] = 8 bytes, raw[3] bits 0-7 = the right byte. On the
+ * word path hl and hr are the border-mapped columns of the left and right bytes. */
+INLINE void up_fetch(uint* raw, GLOBAL const uchar* row, int x0, bool fast, int width, int hl, int hr) {
   if (fast) {
     const uint2 w = *(GLOBAL const uint2*)(row + x0);
-    raw[0] = (uint)row[x0 - 1];
+    raw[0] = (uint)row[hl];
     raw[1] = w.x;
     raw[2] = w.y;
-    raw[3] = (uint)row[x0 + 8];
+    raw[3] = (uint)row[hr];
   } else {
     raw[0] = gather_up(row, x0 - 1, 1, width);
     raw[1] = gather_up(row, x0, 4, width);
@@ -413,14 +447,15 @@ INLINE void up_pack(const uint* e, const uint* o, uint* out) {
 }
 #else
 /* Pixels x0 - 1 .. x0 + 2 of one source row (4 bytes each) for a pyrUp strip of the 2 source
- * pixels at x0: one left, two (an 8-byte word), one right. */
-INLINE void up_fetch(uint* raw, GLOBAL const uchar* row, int x0, bool fast, int width) {
+ * pixels at x0: one left (pixel hl, border-mapped on the word path), two (an 8-byte word), one
+ * right (pixel hr). */
+INLINE void up_fetch(uint* raw, GLOBAL const uchar* row, int x0, bool fast, int width, int hl, int hr) {
   if (fast) {
     const uint2 w = *(GLOBAL const uint2*)(row + 4 * x0);
-    raw[0] = *(GLOBAL const uint*)(row + 4 * (x0 - 1));
+    raw[0] = *(GLOBAL const uint*)(row + 4 * hl);
     raw[1] = w.x;
     raw[2] = w.y;
-    raw[3] = *(GLOBAL const uint*)(row + 4 * (x0 + 2));
+    raw[3] = *(GLOBAL const uint*)(row + 4 * hr);
   } else {
     UNROLL
     for (int i = 0; i < 4; ++i) {
@@ -455,24 +490,31 @@ INLINE void up_pack(const uint* e, const uint* o, uint* out) {
 #endif
 
 #define UP_LOADS (STRIP_ROWS + 2)
+/* pyrUp keeps 64 registers without spills at 8 groups an SM (72 without the bound). */
+#define UP_RESIDENT 8
 
 /* One pyrUp strip; two copies as down_strip's (word path: rows in registers, loads in flight
- * together; gather path: a row at a time). */
+ * together, rows and halo columns border-mapped so that edge strips load words too; gather
+ * path: a row at a time). */
 INLINE void up_strip(const bool fast, GLOBAL const uchar* src, int src_offset, int src_step, int src_width, int src_height,
                      GLOBAL uchar* dst, int dst_offset, int dst_step, int x0, int y0, bool vec_dst) {
   uint ev[UP_LOADS][4], od[UP_LOADS][4];
   if (fast) {
+    const int hl = up_index(x0 - 1, src_width), hr = up_index(x0 + STRIP_PX, src_width);
+    const bool rows_in = y0 >= 1 && y0 + STRIP_ROWS < src_height;
     UNROLL
     for (int i = 0; i < UP_LOADS; ++i) {
       uint raw[4];
-      up_fetch(raw, src + src_offset + (y0 - 1 + i) * src_step, x0, true, src_width);
+      const int y = y0 - 1 + i;
+      const int sy = rows_in ? y : up_index(y, src_height);
+      up_fetch(raw, src + src_offset + sy * src_step, x0, true, src_width, hl, hr);
       up_hsum(raw, ev[i], od[i]);
     }
   } else {
 #pragma unroll 1
     for (int i = 0; i < UP_LOADS; ++i) {
       uint raw[4];
-      up_fetch(raw, src + src_offset + up_index(y0 - 1 + i, src_height) * src_step, x0, false, src_width);
+      up_fetch(raw, src + src_offset + up_index(y0 - 1 + i, src_height) * src_step, x0, false, src_width, 0, 0);
       up_hsum(raw, ev[i], od[i]);
     }
   }
@@ -509,15 +551,15 @@ INLINE void up_strip(const bool fast, GLOBAL const uchar* src, int src_offset, i
 }
 
 /* src_width in pixels. */
-KERNEL REQD_GROUP_SIZE(STRIP_GX, STRIP_GY, 1) void pyr_up_strips(int src_width, int src_height, int vec, CONST_IMAGE_PARAM(uchar, src),
+KERNEL REQD_GROUP_SIZE_2D_RESIDENT(STRIP_GX, STRIP_GY, UP_RESIDENT) void pyr_up_strips(int src_width, int src_height, int vec, CONST_IMAGE_PARAM(uchar, src),
                                                      IMAGE_PARAM(uchar, dst)) {
   const int x0 = GLOBAL_ID(0) * STRIP_PX;
   const int y0 = GLOBAL_ID(1) * STRIP_ROWS;
   if (x0 >= src_width || y0 >= src_height) return;
   const bool vec_dst = (vec & VEC_DST) != 0;
-  /* Words straight from memory when every byte the strip reads lies inside the image. */
-  const bool fast = (vec & VEC_SRC) != 0 && PLINTH_LITTLE_ENDIAN && x0 >= 1 && x0 + STRIP_PX < src_width && y0 >= 1 &&
-                    y0 + STRIP_ROWS < src_height;
+  /* Words straight from memory when the strip's 8-byte word of each row lies inside the image
+   * (halo columns and rows mapped through the border on that path too). */
+  const bool fast = (vec & VEC_SRC) != 0 && PLINTH_LITTLE_ENDIAN && x0 + STRIP_PX <= src_width;
   if (fast) up_strip(true, src, src_offset, src_step, src_width, src_height, dst, dst_offset, dst_step, x0, y0, vec_dst);
   if (!fast) up_strip(false, src, src_offset, src_step, src_width, src_height, dst, dst_offset, dst_step, x0, y0, vec_dst);
 }

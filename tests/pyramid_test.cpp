@@ -201,7 +201,7 @@ TEST(Pyramid, LevelMethodsTable) {
 
 TEST(Pyramid, BuildMatchesOpenCV) {
   std::uint32_t seed = 300;
-  for (PyramidMethod method : {PyramidMethod::per_level, PyramidMethod::two_levels}) {
+  for (PyramidMethod method : {PyramidMethod::automatic, PyramidMethod::per_level, PyramidMethod::two_levels}) {
     for (BorderMode border : {BorderMode::reflect_101, BorderMode::replicate, BorderMode::reflect, BorderMode::wrap}) {
       for (int channels : {1, 3}) {
         if (channels == 3 && border != BorderMode::reflect_101) continue;
