@@ -300,16 +300,6 @@ INLINE void down_hsum(const uint* raw, uint* h) {
 #endif
 
 #define DOWN_LOADS (2 * STRIP_ROWS + 3)
-/* Groups of 128 work-items an SM the CUDA build asks registers for: 8 (64 registers, half the
- * H100's threads) where NVRTC then keeps everything in registers (sm_90, plinth_cuda_check);
- * without the bound the border-mapped edge rows take it to 72 registers (7 groups). Four
- * channels and the replicate border would spill at 64, so they keep NVRTC's own count (a bound
- * of 1 group would raise it further). */
-#if STRIP_CN == 1 && BORDER != BORDER_REPLICATE
-#define DOWN_GROUP REQD_GROUP_SIZE_2D_RESIDENT(STRIP_GX, STRIP_GY, 8)
-#else
-#define DOWN_GROUP REQD_GROUP_SIZE(STRIP_GX, STRIP_GY, 1)
-#endif
 
 /* One pyrDown strip. Called with `fast` a constant, so each call is its own copy: the word path
  * (strips whose 16-byte words lie inside aligned rows) keeps every row in registers with its
@@ -339,12 +329,20 @@ INLINE void down_strip(const bool fast, GLOBAL const uchar* src, int src_offset,
       down_hsum(raw, h[i]);
     }
   } else {
+    /* Its own array: indexed by a loop that is not unrolled, it lives in private memory; h,
+     * indexed statically on both paths, stays in registers. */
+    uint g[DOWN_LOADS][4];
 #pragma unroll 1
     for (int i = 0; i < DOWN_LOADS; ++i) {
       uint raw[DOWN_RAW];
       const int sy = border_index(2 * y0 - 2 + i, src_height, BORDER);
       down_fetch(raw, src + src_offset + sy * src_step, x0, false, src_width, false, 0);
-      down_hsum(raw, h[i]);
+      down_hsum(raw, g[i]);
+    }
+    UNROLL
+    for (int i = 0; i < DOWN_LOADS; ++i) {
+      UNROLL
+      for (int j = 0; j < 4; ++j) h[i][j] = g[i][j];
     }
   }
   UNROLL
@@ -362,13 +360,16 @@ INLINE void down_strip(const bool fast, GLOBAL const uchar* src, int src_offset,
     if (vec_dst && x0 + STRIP_PX <= dst_width) {
       *(GLOBAL uint2*)out = VEC2(uint2, lo, hi);
     } else {
-      for (int k = 0; k < STRIP_COLS && x0 + k / STRIP_CN < dst_width; ++k) out[k] = (uchar)((k < 4 ? lo : hi) >> (8 * (k & 3)));
+      UNROLL
+      for (int k = 0; k < STRIP_COLS; ++k) {
+        if (x0 + k / STRIP_CN < dst_width) out[k] = (uchar)((k < 4 ? lo : hi) >> (8 * (k & 3)));
+      }
     }
   }
 }
 
 /* src_width and dst_width in pixels. */
-KERNEL DOWN_GROUP void pyr_down_strips(int src_width, int src_height, int dst_width, int dst_height, int vec,
+KERNEL REQD_GROUP_SIZE(STRIP_GX, STRIP_GY, 1) void pyr_down_strips(int src_width, int src_height, int dst_width, int dst_height, int vec,
                                                        CONST_IMAGE_PARAM(uchar, src), IMAGE_PARAM(uchar, dst)) {
   const int x0 = GLOBAL_ID(0) * STRIP_PX;
   const int y0 = GLOBAL_ID(1) * STRIP_ROWS;
@@ -490,8 +491,6 @@ INLINE void up_pack(const uint* e, const uint* o, uint* out) {
 #endif
 
 #define UP_LOADS (STRIP_ROWS + 2)
-/* pyrUp keeps 64 registers without spills at 8 groups an SM (72 without the bound). */
-#define UP_RESIDENT 8
 
 /* One pyrUp strip; two copies as down_strip's (word path: rows in registers, loads in flight
  * together, rows and halo columns border-mapped so that edge strips load words too; gather
@@ -511,11 +510,21 @@ INLINE void up_strip(const bool fast, GLOBAL const uchar* src, int src_offset, i
       up_hsum(raw, ev[i], od[i]);
     }
   } else {
+    /* Their own arrays, as down_strip's gather path: ev and od stay in registers. */
+    uint gev[UP_LOADS][4], god[UP_LOADS][4];
 #pragma unroll 1
     for (int i = 0; i < UP_LOADS; ++i) {
       uint raw[4];
       up_fetch(raw, src + src_offset + up_index(y0 - 1 + i, src_height) * src_step, x0, false, src_width, 0, 0);
-      up_hsum(raw, ev[i], od[i]);
+      up_hsum(raw, gev[i], god[i]);
+    }
+    UNROLL
+    for (int i = 0; i < UP_LOADS; ++i) {
+      UNROLL
+      for (int m = 0; m < 4; ++m) {
+        ev[i][m] = gev[i][m];
+        od[i][m] = god[i][m];
+      }
     }
   }
   const int dst_width = 2 * src_width;
@@ -542,16 +551,19 @@ INLINE void up_strip(const bool fast, GLOBAL const uchar* src, int src_offset, i
       *(GLOBAL uint4*)out0 = VEC4(uint4, even_row[0], even_row[1], even_row[2], even_row[3]);
       *(GLOBAL uint4*)out1 = VEC4(uint4, odd_row[0], odd_row[1], odd_row[2], odd_row[3]);
     } else {
-      for (int k = 0; k < 2 * STRIP_COLS && 2 * x0 + k / STRIP_CN < dst_width; ++k) {
-        out0[k] = (uchar)(even_row[k >> 2] >> (8 * (k & 3)));
-        out1[k] = (uchar)(odd_row[k >> 2] >> (8 * (k & 3)));
+      UNROLL
+      for (int k = 0; k < 2 * STRIP_COLS; ++k) {
+        if (2 * x0 + k / STRIP_CN < dst_width) {
+          out0[k] = (uchar)(even_row[k >> 2] >> (8 * (k & 3)));
+          out1[k] = (uchar)(odd_row[k >> 2] >> (8 * (k & 3)));
+        }
       }
     }
   }
 }
 
 /* src_width in pixels. */
-KERNEL REQD_GROUP_SIZE_2D_RESIDENT(STRIP_GX, STRIP_GY, UP_RESIDENT) void pyr_up_strips(int src_width, int src_height, int vec, CONST_IMAGE_PARAM(uchar, src),
+KERNEL REQD_GROUP_SIZE(STRIP_GX, STRIP_GY, 1) void pyr_up_strips(int src_width, int src_height, int vec, CONST_IMAGE_PARAM(uchar, src),
                                                      IMAGE_PARAM(uchar, dst)) {
   const int x0 = GLOBAL_ID(0) * STRIP_PX;
   const int y0 = GLOBAL_ID(1) * STRIP_ROWS;

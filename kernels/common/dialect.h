@@ -25,8 +25,6 @@
 /* A one-dimensional group of x that should fit `groups` times on a compute unit (CUDA: registers
  * limited accordingly; OpenCL: only the group size). */
 #define REQD_GROUP_SIZE_RESIDENT(x, groups) __launch_bounds__((x), (groups))
-/* The same for a two-dimensional group of x by y. */
-#define REQD_GROUP_SIZE_2D_RESIDENT(x, y, groups) __launch_bounds__((x) * (y), (groups))
 #define UNROLL _Pragma("unroll")
 
 #define GLOBAL_ID(d) ((int)(pl_dim(blockIdx, d) * pl_dim(blockDim, d) + pl_dim(threadIdx, d)))
@@ -79,7 +77,6 @@
 #define RESTRICT restrict
 #define REQD_GROUP_SIZE(x, y, z) __attribute__((reqd_work_group_size(x, y, z)))
 #define REQD_GROUP_SIZE_RESIDENT(x, groups) __attribute__((reqd_work_group_size(x, 1, 1)))
-#define REQD_GROUP_SIZE_2D_RESIDENT(x, y, groups) __attribute__((reqd_work_group_size(x, y, 1)))
 /* Before a loop with a compile-time trip count whose induction variable indexes private
  * arrays: unrolled, the arrays stay in registers instead of per-thread memory. */
 #define UNROLL _Pragma("unroll")
