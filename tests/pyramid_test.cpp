@@ -298,6 +298,21 @@ TEST(Pyramid, SubsampledMatchesReference) {
   EXPECT_EQ(k.size(), 23u);  // sigma 3.6, radius ceil(10.8) = 11
 }
 
+TEST(Pyramid, SubsampledKeepsTheCallersF32Source) {
+  // An f32 source becomes level 0 itself; a later u8 source of the same size must get a level 0
+  // of its own, not be converted into the caller's f32 image.
+  const HostImage f32 = random_image(64, 48, Format{Depth::f32, 1}, 501);
+  const DeviceImage d_f32 = queue().upload(f32);
+  const DeviceImage d_u8 = queue().upload(random_image(64, 48, Format{Depth::u8, 1}, 502));
+  SubsampledPyramidOptions o;
+  o.levels = 2;
+  std::vector<DeviceImage> levels;
+  subsampled_pyramid(queue(), d_f32, levels, o);
+  subsampled_pyramid(queue(), d_u8, levels, o).wait();
+  EXPECT_TRUE(images_equal(f32, queue().download(d_f32)));
+  EXPECT_NE(levels[0].native(), d_f32.native());
+}
+
 TEST(Pyramid, Errors) {
   const DeviceImage u8 = queue().upload(random_image(8, 8, Format{Depth::u8, 1}, 1));
   const DeviceImage s32 = queue().upload(random_image(8, 8, Format{Depth::s32, 1}, 2));

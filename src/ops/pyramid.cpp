@@ -366,10 +366,12 @@ Event subsampled_pyramid(Queue& queue, const DeviceImage& src, std::vector<Devic
                       " image subsampled by " + std::to_string(s) + " would be empty");
     }
   }
-  // Levels already allocated with the right shape are reused (a level 0 that was the source is not).
+  // Levels already allocated with the right shape are reused. Level 0 only when this vector alone
+  // holds its memory: after an f32 source it is the caller's own image (level 0 = src), which a
+  // later u8 source of the same size must not overwrite.
   const bool reuse_first = levels.size() == static_cast<std::size_t>(options.levels) && !levels[0].empty() &&
                            levels[0].native() != src.native() && levels[0].size() == src.size() &&
-                           levels[0].format() == Format{Depth::f32, 1};
+                           levels[0].format() == Format{Depth::f32, 1} && levels[0].buffer().use_count() == 1;
   if (!reuse_first && !levels.empty()) levels[0] = DeviceImage();
   levels.resize(static_cast<std::size_t>(options.levels));
   Event first, last;
