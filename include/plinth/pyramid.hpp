@@ -48,7 +48,8 @@ HostImage pyr_up(Queue& queue, const HostImage& src, BorderMode border = BorderM
                  PyrLevelMethod method = PyrLevelMethod::automatic);
 
 enum class PyramidMethod {
-  automatic,  // two_levels on GPUs where local memory allows (all but f64 with 2-4 channels), else per level
+  automatic,  // per level where pyr_down takes strips (u8, 1 or 4 channels), else two_levels on GPUs where local
+              // memory allows (all but f64 with 2-4 channels), else per level
   per_level,  // one launch per level (each level by pyr_down's automatic method)
   two_levels, // one launch computes two levels: the middle level's tiles stay in local memory
 };
