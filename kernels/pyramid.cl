@@ -594,17 +594,31 @@ KERNEL REQD_GROUP_SIZE(GX, GY, 1) void subsample(int src_width, int src_height, 
   const int lx = LOCAL_ID(0), ly = LOCAL_ID(1);
   const int ox0 = GROUP_ID(0) * GX, oy0 = GROUP_ID(1) * GY;
   const int cx = S * (ox0 + lx) + S / 2;
-  for (int i = ly; i < SROWS; i += GY) {
-    const int yy = border_index(S * oy0 + S / 2 - RADIUS + i, src_height, BORDER);
-    GLOBAL const float* row = src + src_offset + yy * src_step;
-    float sum = 0.0f;
-    for (int k = 0; k < TAPS; ++k) sum += g[k] * row[border_index(cx - RADIUS + k, src_width, BORDER)];
-    rows[i * GX + lx] = sum;
+  /* Loops of compile-time length, unrolled, so that a work-item's row loads are in flight
+   * together instead of one tap's latency after another; columns inside the image skip the
+   * border mapping (the sums keep their order either way). */
+  const bool inside_x = cx - RADIUS >= 0 && cx + RADIUS < src_width;
+  UNROLL
+  for (int t = 0; t < (SROWS + GY - 1) / GY; ++t) {
+    const int i = ly + t * GY;
+    if (i < SROWS) {
+      const int yy = border_index(S * oy0 + S / 2 - RADIUS + i, src_height, BORDER);
+      GLOBAL const float* row = src + src_offset + yy * src_step;
+      float sum = 0.0f;
+      if (inside_x) {
+        UNROLL
+        for (int k = 0; k < TAPS; ++k) sum += g[k] * row[cx - RADIUS + k];
+      } else {
+        for (int k = 0; k < TAPS; ++k) sum += g[k] * row[border_index(cx - RADIUS + k, src_width, BORDER)];
+      }
+      rows[i * GX + lx] = sum;
+    }
   }
   BARRIER_LOCAL();
   const int x = ox0 + lx, y = oy0 + ly;
   if (x >= dst_width || y >= dst_height) return;
   float sum = 0.0f;
+  UNROLL
   for (int k = 0; k < TAPS; ++k) sum += g[k] * rows[(S * ly + k) * GX + lx];
   dst[dst_offset + y * dst_step + x] = sum;
 }
