@@ -2,7 +2,7 @@
 // lives inside an allocation padded by win_size (BORDER_REFLECT_101), its Scharr derivatives inside
 // one padded with zeros. Method fused: kernels/optical_flow_pyramid.cl's flow_pyramid_fused, one
 // launch for levels 0 and 1 and one per further level; per_level: pad_reflect, pyr_down and
-// scharr_deriv, a launch per step (4 levels with derivatives: 4 launches against 11).
+// scharr_deriv, a launch per step (4 levels with derivatives: 3 launches against 11).
 #include <functional>
 #include <memory>
 #include <string>
