@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """Writes the fuzz targets' seed corpora, fuzz/corpus/<target>/: tiny valid inputs of every kind
 each reader accepts, so the fuzzer starts from inside the formats. Standard library only; the
-cascades are cut down from Debian's opencv-data (/usr/share/opencv4). The JPEG seeds are not
-made here (the standard library has no JPEG encoder): corpus/image/README.md says where they
-came from. Re-running rewrites the same bytes."""
+cascades are cut down from Debian's opencv-data (/usr/share/opencv4). The JPEG seeds were written
+once with OpenCV's imwrite (the standard library has no JPEG encoder); only exif_orientation6.jpg
+is made here, from color420.jpg. Re-running rewrites the same bytes."""
 import os
 import re
 import struct
@@ -94,6 +94,17 @@ def images():
     put("image", "ascii.pgm", pnm("P2", 5, 3, 200, [[v % 201 for v in r] for r in gradient(5, 3, 1)]))
     put("image", "rgb8.ppm", pnm("P6", 4, 3, 255, gradient(4, 3, 3)))
     put("image", "ascii.ppm", pnm("P3", 3, 2, 1000, [[v % 1001 for v in r] for r in gradient(3, 2, 3, 16)]))
+    put("image", "exif_orientation6.jpg", with_exif_orientation(os.path.join(CORPUS, "image", "color420.jpg"), 6))
+
+
+def with_exif_orientation(jpeg_path, orientation):
+    """The JPEG with an APP1 EXIF segment after its SOI: big-endian TIFF, one directory entry
+    (Orientation, SHORT)."""
+    with open(jpeg_path, "rb") as f:
+        jpeg = f.read()
+    tiff = b"MM" + struct.pack(">HIH", 42, 8, 1) + struct.pack(">HHIHH", 0x0112, 3, 1, orientation, 0)
+    exif = b"Exif\0\0" + tiff + struct.pack(">I", 0)
+    return jpeg[:2] + b"\xff\xe1" + struct.pack(">H", len(exif) + 2) + exif + jpeg[2:]
 
 
 # ---- .npy ---------------------------------------------------------------------------------------

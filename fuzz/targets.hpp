@@ -16,12 +16,14 @@
 
 namespace plinth::fuzz {
 
-// read_image as for any user file: PNG, JPEG, BMP (stb_image) or PGM/PPM (src/io/pnm.cpp), picked
-// by the file's magic; then the grey conversion of 8-bit results.
+// read_image as for any user file: PNG, BMP (stb_image), JPEG (libjpeg-turbo, src/io/jpeg.cpp) or
+// PGM/PPM (src/io/pnm.cpp), picked by the file's magic; then, for 8-bit results, the file read
+// again in grey mode.
 inline void image_input(const std::uint8_t* data, std::size_t size) {
   const MemoryFile file(data, size);
   const HostImage image = read_image(file.path());
-  if (image.depth() == Depth::u8) (void)to_gray(image);
+  // Grey: to_gray, and for JPEG libjpeg's grey output turned to the EXIF orientation.
+  if (image.depth() == Depth::u8) (void)read_image(file.path(), ReadMode::gray);
 }
 
 inline void npy_input(const std::uint8_t* data, std::size_t size) {

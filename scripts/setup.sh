@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 packages=(
   build-essential cmake ninja-build pkg-config
   ocl-icd-opencl-dev opencl-c-headers opencl-clhpp-headers pocl-opencl-icd clinfo
-  libstb-dev libcli11-dev libpugixml-dev nlohmann-json3-dev
+  libstb-dev libjpeg62-turbo-dev libcli11-dev libpugixml-dev nlohmann-json3-dev
   libgtest-dev libopencv-dev opencv-data opencv-doc
   clang-14 libclang-rt-14-dev
   libavformat-dev libavcodec-dev libswscale-dev libavutil-dev

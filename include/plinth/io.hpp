@@ -1,9 +1,11 @@
 #pragma once
 // Image files in and out, and numeric arrays as NumPy .npy files.
-//   in:  PNG, JPEG, BMP (through stb_image), PGM / PPM (P2, P3, P5, P6; 8 or 16 bit)
+//   in:  PNG, BMP (through stb_image), JPEG (libjpeg-turbo, decoded as cv::imread decodes it),
+//        PGM / PPM (P2, P3, P5, P6; 8 or 16 bit)
 //   out: PNG (8 bit), PGM / PPM (8 or 16 bit), .npy (any depth and channel count)
 // Colour images are read and written in the file's channel order, RGB(A); OpenCV's imread
-// gives BGR instead. Grey conversion matches cv::cvtColor(RGB2GRAY) bit for bit.
+// gives BGR instead. Grey conversion matches cv::cvtColor(RGB2GRAY) bit for bit. The modes below
+// give what cv::imread gives with the flags named (tests/jpeg_test.cpp for JPEG).
 
 #include <cstddef>
 #include <cstdint>
@@ -58,9 +60,11 @@ class OutputFile {
 };
 
 enum class ReadMode {
-  unchanged,  // the file's channels (1 grey, 2 grey+alpha, 3 RGB, 4 RGBA) and depth (u8 or u16)
-  gray,       // one u8 channel
-  rgb,        // three u8 channels
+  unchanged,  // the file's channels (1 grey, 2 grey+alpha, 3 RGB, 4 RGBA) and depth (u8 or u16);
+              // IMREAD_UNCHANGED: a JPEG's EXIF orientation is not applied
+  gray,       // one u8 channel; IMREAD_GRAYSCALE: a colour JPEG gives libjpeg's own grey output
+              // (its luma, not cvtColor of its RGB), turned to its EXIF orientation
+  rgb,        // three u8 channels; IMREAD_COLOR in RGB order, a JPEG turned to its EXIF orientation
 };
 
 // Throws Error(io) when the file cannot be opened, Error(format) when it is not a readable

@@ -1,4 +1,5 @@
-// read_image / write_image: dispatch on the format, decode through stb_image, grey conversion.
+// read_image / write_image: dispatch on the format, decode PNG and BMP through stb_image (JPEG:
+// src/io/jpeg.cpp), grey conversion.
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -12,7 +13,6 @@
 
 #include "core/image_checks.hpp"
 #include "io/io_detail.hpp"
-#include "io/jpeg_check.hpp"
 #include "io/png_chunks.hpp"
 #include "plinth/error.hpp"
 #include "plinth/io.hpp"
@@ -45,9 +45,13 @@ std::int32_t little_endian32(const unsigned char* p) {
                                    static_cast<std::uint32_t>(p[2]) << 16 | static_cast<std::uint32_t>(p[3]) << 24);
 }
 
+std::uint16_t little_endian16(const unsigned char* p) { return static_cast<std::uint16_t>(p[0] | p[1] << 8); }
+
 // The sizes PNG and BMP headers state, checked before stb looks at the file: stb's own refusal of
-// a zero or huge size reads "unknown image type", which says nothing useful.
-void check_header_size(const unsigned char* head, std::size_t got, const std::string& path) {
+// a zero or huge size reads "unknown image type", which says nothing useful. An uncompressed BMP
+// must also hold all its rows: stb would read the missing bytes as zeros, slowly for a large
+// size, and return an image nobody wrote.
+void check_header_size(const unsigned char* head, std::size_t got, std::uint64_t file_size, const std::string& path) {
   if (starts_with(head, got, "\x89PNG\r\n\x1a\n")) {
     if (got < 26 || std::memcmp(head + 12, "IHDR", 4) != 0) {
       throw Error(ErrorCode::format, kRead, path, "not a readable PNG file: the IHDR header is missing or truncated");
@@ -58,15 +62,34 @@ void check_header_size(const unsigned char* head, std::size_t got, const std::st
   } else if (starts_with(head, got, "BM") && got >= 26) {
     const std::int32_t header_bytes = little_endian32(head + 14);
     long long width = 0, height = 0;
+    int bits = 0;
+    std::uint32_t compression = 0;
     if (header_bytes == 12) {  // OS/2 BITMAPCOREHEADER: 16-bit sizes
-      width = head[18] | head[19] << 8;
-      height = head[20] | head[21] << 8;
+      width = little_endian16(head + 18);
+      height = little_endian16(head + 20);
+      bits = little_endian16(head + 24);
     } else {
       width = little_endian32(head + 18);
       height = little_endian32(head + 22);
       if (height < 0) height = -height;  // top-down rows
+      bits = got >= 30 ? little_endian16(head + 28) : 0;
+      compression = got >= 34 ? static_cast<std::uint32_t>(little_endian32(head + 30)) : 0;
     }
     detail::check_decoded_size(width, height, 3, "BMP", path);
+    // Every row is stored but in RLE (1, 2), which stb refuses; stb reads any other compression
+    // code as uncompressed rows.
+    const bool uncompressed = compression != 1 && compression != 2;
+    if (uncompressed && bits >= 1 && bits <= 32) {
+      const std::uint64_t data_offset = static_cast<std::uint32_t>(little_endian32(head + 10));
+      const std::uint64_t row_bytes = (static_cast<std::uint64_t>(width) * static_cast<std::uint64_t>(bits) + 31) / 32 * 4;
+      const std::uint64_t needed = data_offset + row_bytes * static_cast<std::uint64_t>(height);
+      if (file_size < needed) {
+        throw Error(ErrorCode::format, kRead, path,
+                    "truncated BMP file: its " + std::to_string(width) + "x" + std::to_string(height) + " pixels at " +
+                        std::to_string(bits) + " bits need " + std::to_string(needed) + " bytes, the file has " +
+                        std::to_string(file_size));
+      }
+    }
   }
 }
 
@@ -96,7 +119,6 @@ struct StbSource {
 
 HostImage read_with_stb(detail::InputFile input, const std::string& path) {
   std::FILE* file = input.file.get();
-  detail::check_jpeg_huffman_tables(file, path);  // before stb reads any table
   const StbSource source{file, detail::png_without_leading_empty_idat(file)};
   if (source.bytes && source.bytes->size() > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
     throw Error(ErrorCode::format, kRead, path, "PNG file too large to read (over 2 GiB)");
@@ -234,15 +256,19 @@ HostImage read_image(const std::string& path, ReadMode mode) {
   {
     detail::InputFile input = detail::open_input(path, kRead);
     if (input.size == 0) throw Error(ErrorCode::format, kRead, path, "the file is empty");
-    unsigned char head[32] = {};
+    unsigned char head[64] = {};
     const std::size_t got = std::fread(head, 1, sizeof head, input.file.get());
     if (got == 0) throw Error(ErrorCode::io, kRead, path, "cannot read the file");
     pnm = got >= 2 && head[0] == 'P' && (head[1] == '2' || head[1] == '3' || head[1] == '5' || head[1] == '6');
     const bool known = pnm || starts_with(head, got, "\x89PNG") || starts_with(head, got, "\xFF\xD8") ||
                        starts_with(head, got, "BM");
     if (!known) throw Error(ErrorCode::format, kRead, path, "not a PNG, JPEG, BMP, PGM or PPM file");
+    if (starts_with(head, got, "\xFF\xD8")) {
+      std::fseek(input.file.get(), 0, SEEK_SET);
+      return convert_mode(detail::read_jpeg(input.file.get(), path, mode), mode, path);
+    }
     if (!pnm) {
-      check_header_size(head, got, path);
+      check_header_size(head, got, input.size, path);
       std::fseek(input.file.get(), 0, SEEK_SET);
       return convert_mode(read_with_stb(std::move(input), path), mode, path);
     }

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "plinth/image.hpp"
+#include "plinth/io.hpp"
 
 namespace plinth {
 class OutputFile;
@@ -30,6 +31,10 @@ InputFile open_input(const std::string& path, const char* operation);
 
 // Lower-case extension with the dot (".png"), or empty.
 std::string extension_of(const std::string& path);
+// JPEG through libjpeg-turbo as cv::imread decodes it: one channel for a grey file or in `gray`
+// mode (libjpeg's luma output, as IMREAD_GRAYSCALE), else RGB; turned to the EXIF orientation
+// but in `unchanged` mode (as IMREAD_UNCHANGED). Reads `file` from where it stands.
+HostImage read_jpeg(std::FILE* file, const std::string& path, ReadMode mode);
 // PGM / PPM (P2, P3, P5, P6).
 HostImage read_pnm(const std::string& path);
 void write_pnm(OutputFile& out, const HostImage& image);

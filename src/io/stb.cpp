@@ -6,6 +6,7 @@
 #define STBI_NO_PSD
 #define STBI_NO_GIF
 #define STBI_NO_TGA
+#define STBI_NO_JPEG  // libjpeg-turbo reads JPEG (src/io/jpeg.cpp), as OpenCV does
 #define STBI_NO_PNM  // plinth reads PGM / PPM itself (src/io/pnm.cpp)
 #define STBI_MAX_DIMENSIONS (1 << 17)
 #pragma GCC diagnostic push
