@@ -7,7 +7,8 @@
 #   lib/               the shared libraries those need that Ubuntu 24.04 may lack (ldd; glibc,
 #                      libstdc++, libgcc and the OpenCL loader left out)
 #   fallback/          Debian's OpenCL ICD loader, used there only if none is installed
-#   prefix/            stb headers, pugixml (static library, headers, CMake package), CLI11 and
+#   prefix/            stb headers, pugixml (static library, headers, CMake package), libjpeg
+#                      (static library, headers), CLI11 and
 #                      nlohmann-json (headers, CMake packages): what configuring plinth there needs
 #   MANIFEST           commit, date, the source folder the tests were built in, sizes
 # Then prints the total size: the working tree plus the carried folder must stay under 64 MiB.
@@ -77,6 +78,10 @@ opencl=$(ldconfig -p | awk '!found && /libOpenCL\.so\.1 / && /x86-64/ {print $NF
 # Headers and CMake packages for configuring plinth on the device.
 cp /usr/include/stb/stb_image.h /usr/include/stb/stb_image_write.h "$out/prefix/include/stb/"
 cp /usr/include/pugixml.hpp /usr/include/pugiconfig.hpp "$out/prefix/include/"
+# libjpeg-turbo (static, as the library links it here) for read_image's JPEG reader.
+cp /usr/include/jpeglib.h /usr/include/jerror.h /usr/include/jmorecfg.h /usr/include/x86_64-linux-gnu/jconfig.h \
+  "$out/prefix/include/"
+cp -L /usr/lib/x86_64-linux-gnu/libjpeg.a "$out/prefix/lib/x86_64-linux-gnu/"
 cp -L /usr/lib/x86_64-linux-gnu/libpugixml.a /usr/lib/x86_64-linux-gnu/libpugixml.so.1.13 "$out/prefix/lib/x86_64-linux-gnu/"
 cp -r /usr/lib/x86_64-linux-gnu/cmake/pugixml "$out/prefix/lib/x86_64-linux-gnu/cmake/"
 cp -r /usr/include/CLI "$out/prefix/include/"
