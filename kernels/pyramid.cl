@@ -580,7 +580,9 @@ KERNEL REQD_GROUP_SIZE(STRIP_GX, STRIP_GY, 1) void pyr_up_strips(int src_width, 
 /* ---- subsampled: KLT's level step, f32 in and out ------------------------------------------
  * out(x, y) = sum_j g[j] sum_i g[i] in(S x + S/2 + i - RADIUS, S y + S/2 + j - RADIUS), borders
  * mapped; each work-group filters the rows it needs at its output columns into local memory.
- * WEIGHTS is the list of the TAPS weights g[0..2 RADIUS] as exact hexadecimal floats. */
+ * WEIGHTS is the list of the TAPS weights g[0..2 RADIUS] as exact hexadecimal floats. Two images
+ * of one size may go in one launch (a tracker's two frames): groups of the global range's third
+ * dimension 1 read src_b and write dst_b; a launch of one image has a third dimension of 1. */
 #ifdef SUBSAMPLING
 #define S SUBSAMPLING
 #define TAPS (2 * RADIUS + 1)
@@ -589,8 +591,14 @@ KERNEL REQD_GROUP_SIZE(STRIP_GX, STRIP_GY, 1) void pyr_up_strips(int src_width, 
 CONSTANT_MEM float g[TAPS] = {WEIGHTS};
 
 KERNEL REQD_GROUP_SIZE(GX, GY, 1) void subsample(int src_width, int src_height, int dst_width, int dst_height,
-                                                 CONST_IMAGE_PARAM(float, src), IMAGE_PARAM(float, dst)) {
+                                                 CONST_IMAGE_PARAM(float, src_a), IMAGE_PARAM(float, dst_a),
+                                                 CONST_IMAGE_PARAM(float, src_b), IMAGE_PARAM(float, dst_b)) {
   LOCAL_MEM float rows[SROWS * GX];
+  const bool second = GROUP_ID(2) == 1;
+  GLOBAL const float* src = second ? src_b : src_a;
+  GLOBAL float* dst = second ? dst_b : dst_a;
+  const int src_offset = second ? src_b_offset : src_a_offset, src_step = second ? src_b_step : src_a_step;
+  const int dst_offset = second ? dst_b_offset : dst_a_offset, dst_step = second ? dst_b_step : dst_a_step;
   const int lx = LOCAL_ID(0), ly = LOCAL_ID(1);
   const int ox0 = GROUP_ID(0) * GX, oy0 = GROUP_ID(1) * GY;
   const int cx = S * (ox0 + lx) + S / 2;

@@ -2,6 +2,7 @@
 // subsampled pyramid against OpenCV's separable filter sampled as docs/filters.md says.
 #include <opencv2/imgproc.hpp>
 
+#include "ops/pyramid_pair.hpp"
 #include "support/test_support.hpp"
 
 namespace plinth::test {
@@ -311,6 +312,33 @@ TEST(Pyramid, SubsampledKeepsTheCallersF32Source) {
   subsampled_pyramid(queue(), d_u8, levels, o).wait();
   EXPECT_TRUE(images_equal(f32, queue().download(d_f32)));
   EXPECT_NE(levels[0].native(), d_f32.native());
+}
+
+// The seed tracker's form: two frames' levels made together, one launch a level, the same bit
+// for bit as one call each (u8 and f32 frames, levels reused on the second round).
+TEST(Pyramid, SubsampledPairEqualsTwoCalls) {
+  SubsampledPyramidOptions o;
+  o.levels = 3;
+  o.subsampling = 3;
+  const DeviceImage a = queue().upload(random_image(161, 97, Format{Depth::u8, 1}, 503));
+  const DeviceImage b = queue().upload(random_image(161, 97, Format{Depth::f32, 1}, 504, 0, 255));
+  std::vector<DeviceImage> a_alone, b_alone, a_pair, b_pair;
+  subsampled_pyramid(queue(), a, a_alone, o);
+  subsampled_pyramid(queue(), b, b_alone, o);
+  for (int round = 0; round < 2; ++round) {
+    SCOPED_TRACE("round " + std::to_string(round));
+    detail::subsampled_pyramid_pair(queue(), a, a_pair, b, b_pair, o).wait();
+    ASSERT_EQ(a_pair.size(), 3u);
+    ASSERT_EQ(b_pair.size(), 3u);
+    for (std::size_t i = 0; i < 3; ++i) {
+      SCOPED_TRACE("level " + std::to_string(i));
+      EXPECT_TRUE(images_equal(queue().download(a_alone[i]), queue().download(a_pair[i])));
+      EXPECT_TRUE(images_equal(queue().download(b_alone[i]), queue().download(b_pair[i])));
+    }
+  }
+  const DeviceImage smaller = queue().upload(random_image(160, 97, Format{Depth::u8, 1}, 505));
+  EXPECT_TRUE(throws_code([&] { detail::subsampled_pyramid_pair(queue(), a, a_pair, smaller, b_pair, o); },
+                          ErrorCode::invalid_argument));
 }
 
 TEST(Pyramid, Errors) {

@@ -75,22 +75,23 @@ void check_same_shape(Size a, Format fa, Size b, Format fb, std::string_view op,
   }
 }
 
+// The lists of allowed values are named only on failure: these run on every call.
 void check_depth(Depth depth, std::initializer_list<Depth> allowed, std::string_view op, std::string_view arg) {
-  std::string names;
   for (Depth d : allowed) {
     if (d == depth) return;
-    names += (names.empty() ? "" : ", ") + std::string(to_string(d));
   }
+  std::string names;
+  for (Depth d : allowed) names += (names.empty() ? "" : ", ") + std::string(to_string(d));
   throw Error(ErrorCode::unsupported_type, std::string(op), std::string(arg),
               "depth " + std::string(to_string(depth)) + " is not supported (supported: " + names + ")");
 }
 
 void check_channels(int channels, std::initializer_list<int> allowed, std::string_view op, std::string_view arg) {
-  std::string names;
   for (int c : allowed) {
     if (c == channels) return;
-    names += (names.empty() ? "" : ", ") + std::to_string(c);
   }
+  std::string names;
+  for (int c : allowed) names += (names.empty() ? "" : ", ") + std::to_string(c);
   throw Error(ErrorCode::unsupported_type, std::string(op), std::string(arg),
               std::to_string(channels) + " channels are not supported (supported: " + names + ")");
 }

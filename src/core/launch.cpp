@@ -10,9 +10,7 @@ std::shared_ptr<Program> get_program(const Queue& queue, std::string_view file, 
 }
 
 Launch::Launch(const Queue& queue, const std::shared_ptr<Program>& program, std::string_view kernel)
-    : queue_(queue_state(queue)), kernel_(program->kernel(kernel)) {
-  args_.reserve(24);  // one allocation for most kernels' arguments, not five as the vector grows
-}
+    : queue_(queue_state(queue)), kernel_(program->kernel(kernel)) {}
 
 Launch& Launch::image(const DeviceImage& image) {
   buffer(*image.buffer());
@@ -44,7 +42,7 @@ Launch& Launch::local(std::size_t bytes) {
 }
 
 std::shared_ptr<EventImpl> Launch::run(const NDRange& global, std::optional<NDRange> local) {
-  std::shared_ptr<EventImpl> event = queue_.impl->launch(*kernel_, args_, global, local ? &*local : nullptr);
+  std::shared_ptr<EventImpl> event = queue_.impl->launch(*kernel_, args_.view(), global, local ? &*local : nullptr);
   if (queue_.context->debug_sync) event->wait();
   return event;
 }

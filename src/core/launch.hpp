@@ -3,9 +3,12 @@
 // kernel parameters (base pointer, offset and pitch in elements), matching IMAGE_PARAM in
 // kernels/common/dialect.h.
 
+#include <cstddef>
 #include <cstring>
 #include <memory>
+#include <new>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -26,6 +29,38 @@ inline NDRange range(std::size_t x, std::size_t y) { return NDRange{{x, y, 1}, 2
 inline NDRange range(std::size_t x, std::size_t y, std::size_t z) { return NDRange{{x, y, z}, 3}; }
 // `count` rounded up to a multiple of `group`.
 inline std::size_t round_up(std::size_t count, std::size_t group) { return (count + group - 1) / group * group; }
+
+// A launch's arguments: the first kInline in the object itself, so that a launch of most kernels
+// allocates nothing (an image counts three), all of them in a vector past that.
+class KernelArgs {
+ public:
+  static constexpr std::size_t kInline = 32;
+  static_assert(std::is_trivially_copyable_v<KernelArg> && std::is_trivially_destructible_v<KernelArg>);
+  KernelArgs() = default;
+  KernelArgs(const KernelArgs&) = delete;
+  KernelArgs& operator=(const KernelArgs&) = delete;
+
+  void push_back(const KernelArg& a) {
+    if (size_ < kInline) {
+      new (inline_data() + size_) KernelArg(a);
+    } else {
+      if (size_ == kInline) spill_.assign(inline_data(), inline_data() + kInline);
+      spill_.push_back(a);
+    }
+    ++size_;
+  }
+  std::span<const KernelArg> view() const {
+    return {size_ <= kInline ? inline_data() : spill_.data(), size_};
+  }
+
+ private:
+  KernelArg* inline_data() { return reinterpret_cast<KernelArg*>(storage_); }
+  const KernelArg* inline_data() const { return reinterpret_cast<const KernelArg*>(storage_); }
+
+  alignas(KernelArg) std::byte storage_[kInline * sizeof(KernelArg)];  // KernelArg is trivially destructible
+  std::size_t size_ = 0;
+  std::vector<KernelArg> spill_;
+};
 
 class Launch {
  public:
@@ -54,7 +89,7 @@ class Launch {
  private:
   QueueState& queue_;
   std::shared_ptr<Kernel> kernel_;
-  std::vector<KernelArg> args_;
+  KernelArgs args_;
 };
 
 // Scratch memory kept per queue under `key`, grown to at least `bytes`, for kernels whose

@@ -173,12 +173,15 @@ std::string_view kernel_type_name(Depth depth) {
 }
 
 std::shared_ptr<Program> ProgramCache::get(Device& device, std::string_view file, const BuildOptions& options) {
-  std::string request(file);
-  request.append("\x1f").append(options.str());
+  // The request key is built in a buffer of the thread's, so that a repeated request allocates
+  // nothing (it runs on every call of every op).
+  thread_local std::string lookup;
+  lookup.assign(file).append("\x1f").append(options.str());
   {
     std::lock_guard lock(mutex_);
-    if (auto it = requests_.find(request); it != requests_.end()) return it->second;
+    if (auto it = requests_.find(std::string_view(lookup)); it != requests_.end()) return it->second;
   }
+  std::string request = lookup;
   record_request(device.info().backend, file, options.str());
   const std::string source = resolved_kernel_source(file);
   const DeviceInfo& info = device.info();

@@ -1,5 +1,5 @@
 // Method seed of calc_optical_flow_pyr_lk: both frames' subsampled pyramids (pyr_down's KLT
-// sibling, subsampled_pyramid), then one launch of kernels/pyr_lk_seed.cl's seed_klt_level per level,
+// sibling, subsampled_pyramid; one launch per level for both), then one launch of kernels/pyr_lk_seed.cl's seed_klt_level per level,
 // coarsest first. docs/tracking.md describes the algorithm.
 #include <cmath>
 #include <string>
@@ -7,6 +7,7 @@
 #include "core/launch.hpp"
 #include "ops/elementwise_common.hpp"
 #include "ops/pyr_lk_seed.hpp"
+#include "ops/pyramid_pair.hpp"
 #include "plinth/pyramid.hpp"
 
 namespace plinth::detail {
@@ -56,8 +57,9 @@ Event seed_track(Queue& queue, const OpticalFlowPyramid& prev_pyr, const Optical
   options.subsampling = s;
   std::vector<DeviceImage>& prev_levels = prev_pyr.seed_levels;
   std::vector<DeviceImage>& next_levels = next_pyr.seed_levels;
-  const Event first = subsampled_pyramid(queue, prev, prev_levels, options);
-  if (&prev_pyr != &next_pyr) subsampled_pyramid(queue, next, next_levels, options);  // one object: one frame
+  // Both frames' levels in one launch per level; one object: one frame.
+  const Event first = &prev_pyr != &next_pyr ? subsampled_pyramid_pair(queue, prev, prev_levels, next, next_levels, options)
+                                             : subsampled_pyramid(queue, prev, prev_levels, options);
   const int max_count = (params.criteria.type & TermCriteria::count) == 0 ? 30 : std::min(std::max(params.criteria.max_count, 0), 100);
   const double eps = (params.criteria.type & TermCriteria::eps) == 0 ? 0.01 : std::min(std::max(params.criteria.epsilon, 0.0), 10.0);
   const auto program = get_program(queue, "pyr_lk_seed.cl", BuildOptions{});

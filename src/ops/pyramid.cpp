@@ -8,6 +8,7 @@
 #include "core/launch.hpp"
 #include "ops/elementwise_common.hpp"
 #include "ops/filter_support.hpp"
+#include "ops/pyramid_pair.hpp"
 #include "plinth/arithm.hpp"
 #include "plinth/pyramid.hpp"
 
@@ -349,36 +350,57 @@ std::vector<float> subsampled_pyramid_kernel(const SubsampledPyramidOptions& opt
   return out;
 }
 
-Event subsampled_pyramid(Queue& queue, const DeviceImage& src, std::vector<DeviceImage>& levels,
-                         const SubsampledPyramidOptions& options) {
+namespace {
+
+// Levels 0 of one frame: already allocated levels of the right shape are reused, level 0 only
+// when this vector alone holds its memory (after an f32 source it is the caller's own image,
+// level 0 = src, which a later u8 source of the same size must not overwrite). Returns the
+// conversion's event for a u8 source.
+Event first_level(Queue& queue, const DeviceImage& src, std::vector<DeviceImage>& levels, int count) {
+  const bool reuse_first = levels.size() == static_cast<std::size_t>(count) && !levels[0].empty() &&
+                           levels[0].native() != src.native() && levels[0].size() == src.size() &&
+                           levels[0].format() == Format{Depth::f32, 1} && levels[0].buffer().use_count() == 1;
+  if (!reuse_first && !levels.empty()) levels[0] = DeviceImage();
+  levels.resize(static_cast<std::size_t>(count));
+  if (src.depth() == Depth::f32) {
+    levels[0] = src;
+    return Event();
+  }
+  return convert_to(queue, src, levels[0], Depth::f32);
+}
+
+// One or two frames of one size (`b` null for one): one launch per level for all of them.
+Event subsampled_pyramids(Queue& queue, const DeviceImage& a, std::vector<DeviceImage>& a_levels, const DeviceImage* b,
+                          std::vector<DeviceImage>* b_levels, const SubsampledPyramidOptions& options) {
   const char* op = "subsampled_pyramid";
   check_subsampled_options(options);
-  detail::check_device(queue, src, op, "src");
-  detail::check_depth(src.depth(), {Depth::u8, Depth::f32}, op, "src");
-  detail::check_channels(src.channels(), {1}, op, "src");
+  for (const DeviceImage* src : {&a, b}) {
+    if (src == nullptr) continue;
+    detail::check_device(queue, *src, op, "src");
+    detail::check_depth(src->depth(), {Depth::u8, Depth::f32}, op, "src");
+    detail::check_channels(src->channels(), {1}, op, "src");
+  }
+  if (b != nullptr && b->size() != a.size()) {
+    throw Error(ErrorCode::invalid_argument, op, "src", "the two frames differ in size");
+  }
   const int s = options.subsampling;
-  Size size = src.size();
+  Size size = a.size();
   for (int i = 1; i < options.levels; ++i) {
     size = Size{size.width / s, size.height / s};
     if (size.width < 1 || size.height < 1) {
       throw Error(ErrorCode::out_of_range, op, "levels",
-                  "level " + std::to_string(i) + " of a " + std::to_string(src.width()) + "x" + std::to_string(src.height()) +
+                  "level " + std::to_string(i) + " of a " + std::to_string(a.width()) + "x" + std::to_string(a.height()) +
                       " image subsampled by " + std::to_string(s) + " would be empty");
     }
   }
-  // Levels already allocated with the right shape are reused. Level 0 only when this vector alone
-  // holds its memory: after an f32 source it is the caller's own image (level 0 = src), which a
-  // later u8 source of the same size must not overwrite.
-  const bool reuse_first = levels.size() == static_cast<std::size_t>(options.levels) && !levels[0].empty() &&
-                           levels[0].native() != src.native() && levels[0].size() == src.size() &&
-                           levels[0].format() == Format{Depth::f32, 1} && levels[0].buffer().use_count() == 1;
-  if (!reuse_first && !levels.empty()) levels[0] = DeviceImage();
-  levels.resize(static_cast<std::size_t>(options.levels));
-  Event first, last;
-  if (src.depth() == Depth::f32) {
-    levels[0] = src;
-  } else {
-    first = last = convert_to(queue, src, levels[0], Depth::f32);
+  Event first = first_level(queue, a, a_levels, options.levels);
+  Event last = first;
+  if (b != nullptr) {
+    const Event converted = first_level(queue, *b, *b_levels, options.levels);
+    if (converted.valid()) {
+      if (!first.valid()) first = converted;
+      last = converted;
+    }
   }
   const std::vector<float> weights = subsampled_pyramid_kernel(options);
   std::string list;
@@ -392,24 +414,50 @@ Event subsampled_pyramid(Queue& queue, const DeviceImage& src, std::vector<Devic
   build.define("SUBSAMPLING", s).define("RADIUS", radius).define("WEIGHTS", list);
   build.define("BORDER", static_cast<long long>(options.border)).define("GX", policy.sub_gx).define("GY", policy.sub_gy);
   const auto program = detail::get_program(queue, "pyramid.cl", build);
-  for (std::size_t i = 1; i < levels.size(); ++i) {
-    const DeviceImage& in = levels[i - 1];
-    const Size out{in.width() / s, in.height() / s};
+  const auto next_level = [&](std::vector<DeviceImage>& levels, const DeviceImage& src, std::size_t i) -> DeviceImage& {
+    const Size out{levels[i - 1].width() / s, levels[i - 1].height() / s};
     if (levels[i].empty() || levels[i].size() != out || levels[i].format() != Format{Depth::f32, 1} ||
         levels[i].native() == src.native()) {
       levels[i] = DeviceImage(queue.context(), out.width, out.height, Format{Depth::f32, 1});
     }
+    return levels[i];
+  };
+  for (std::size_t i = 1; i < a_levels.size(); ++i) {
+    const DeviceImage& in = a_levels[i - 1];
+    DeviceImage& out = next_level(a_levels, a, i);
     detail::Launch launch(queue, program, "subsample");
-    launch.arg(in.width()).arg(in.height()).arg(levels[i].width()).arg(levels[i].height()).image(in).image(levels[i]);
+    launch.arg(in.width()).arg(in.height()).arg(out.width()).arg(out.height()).image(in).image(out);
+    if (b != nullptr) {
+      launch.image((*b_levels)[i - 1]).image(next_level(*b_levels, *b, i));
+    } else {
+      launch.image(in).image(out);  // not read: the launch's third dimension is 1
+    }
     const auto gx = static_cast<std::size_t>(policy.sub_gx), gy = static_cast<std::size_t>(policy.sub_gy);
-    const Event e(launch.run(detail::range(detail::round_up(static_cast<std::size_t>(levels[i].width()), gx),
-                                           detail::round_up(static_cast<std::size_t>(levels[i].height()), gy)),
-                             detail::range(gx, gy)));
+    const Event e(launch.run(detail::range(detail::round_up(static_cast<std::size_t>(out.width()), gx),
+                                           detail::round_up(static_cast<std::size_t>(out.height()), gy), b != nullptr ? 2 : 1),
+                             detail::range(gx, gy, 1)));
     if (!first.valid()) first = e;
     last = e;
   }
   return first.valid() ? Event(first.first(), last.last()) : Event();
 }
+
+}  // namespace
+
+Event subsampled_pyramid(Queue& queue, const DeviceImage& src, std::vector<DeviceImage>& levels,
+                         const SubsampledPyramidOptions& options) {
+  return subsampled_pyramids(queue, src, levels, nullptr, nullptr, options);
+}
+
+namespace detail {
+
+Event subsampled_pyramid_pair(Queue& queue, const DeviceImage& a, std::vector<DeviceImage>& a_levels, const DeviceImage& b,
+                              std::vector<DeviceImage>& b_levels, const SubsampledPyramidOptions& options) {
+  if (&a_levels == &b_levels) throw Error(ErrorCode::internal, "subsampled_pyramid", "levels", "one vector for two frames");
+  return subsampled_pyramids(queue, a, a_levels, &b, &b_levels, options);
+}
+
+}  // namespace detail
 
 std::vector<HostImage> subsampled_pyramid(Queue& queue, const HostImage& src, const SubsampledPyramidOptions& options) {
   detail::check_host(src, "subsampled_pyramid", "src");
