@@ -90,7 +90,8 @@ class ClEvent final : public detail::EventImpl {
 // marker behind everything enqueued so far and uses that.
 class ClPendingEvent final : public detail::EventImpl {
  public:
-  explicit ClPendingEvent(cl::CommandQueue queue) : queue_(std::move(queue)) {}
+  // The queue is shared with its ClQueue: a reference count, not a clRetainCommandQueue per command.
+  explicit ClPendingEvent(std::shared_ptr<const cl::CommandQueue> queue) : queue_(std::move(queue)) {}
   void wait() override { marker().wait(); }
   std::uint64_t start_ns() override { detail::throw_no_timestamps(); }
   std::uint64_t end_ns() override { detail::throw_no_timestamps(); }
@@ -98,14 +99,15 @@ class ClPendingEvent final : public detail::EventImpl {
 
  private:
   ClEvent& marker();
-  cl::CommandQueue queue_;
+  std::shared_ptr<const cl::CommandQueue> queue_;
   std::once_flag once_;
   std::unique_ptr<ClEvent> marker_;
 };
 
 class ClQueue final : public detail::QueueImpl {
  public:
-  explicit ClQueue(cl::CommandQueue queue) : queue_(std::move(queue)) {}
+  explicit ClQueue(cl::CommandQueue queue)
+      : queue_(std::move(queue)), shared_queue_(std::make_shared<const cl::CommandQueue>(queue_)) {}
   std::shared_ptr<detail::EventImpl> launch(detail::Kernel& kernel, std::span<const detail::KernelArg> args,
                                             const detail::NDRange& global, const detail::NDRange* local) override;
   std::shared_ptr<detail::EventImpl> write_rect(const detail::Buffer& dst, detail::BufferRect dst_rect, const void* src,
@@ -129,6 +131,7 @@ class ClQueue final : public detail::QueueImpl {
   std::shared_ptr<detail::EventImpl> result(cl::Event event) const;
 
   cl::CommandQueue queue_;
+  std::shared_ptr<const cl::CommandQueue> shared_queue_;  // the same queue, for pending events
 };
 
 class ClDevice final : public detail::Device {

@@ -21,13 +21,13 @@ cl::NDRange to_cl(const detail::NDRange& r) {
 
 std::shared_ptr<detail::EventImpl> ClQueue::result(cl::Event event) const {
   if (timing_) return std::make_shared<ClEvent>(std::move(event));
-  return std::make_shared<ClPendingEvent>(queue_);
+  return std::make_shared<ClPendingEvent>(shared_queue_);
 }
 
 ClEvent& ClPendingEvent::marker() {
   std::call_once(once_, [this] {
     cl::Event event;
-    check(queue_.enqueueMarkerWithWaitList(nullptr, &event), "clEnqueueMarkerWithWaitList");
+    check(queue_->enqueueMarkerWithWaitList(nullptr, &event), "clEnqueueMarkerWithWaitList");
     marker_ = std::make_unique<ClEvent>(std::move(event));
   });
   return *marker_;
