@@ -630,4 +630,17 @@ KERNEL REQD_GROUP_SIZE(GX, GY, 1) void subsample(int src_width, int src_height, 
   for (int k = 0; k < TAPS; ++k) sum += g[k] * rows[(S * ly + k) * GX + lx];
   dst[dst_offset + y * dst_step + x] = sum;
 }
+
+/* Levels 0 of a tracker's two u8 frames, as f32, in one launch (the third dimension picks the
+ * frame as in subsample); a value converts exactly, as convert_to's does. */
+KERNEL void to_float_pair(int width, int height, CONST_IMAGE_PARAM(uchar, src_a), IMAGE_PARAM(float, dst_a),
+                          CONST_IMAGE_PARAM(uchar, src_b), IMAGE_PARAM(float, dst_b)) {
+  const int x = GLOBAL_ID(0), y = GLOBAL_ID(1);
+  if (x >= width || y >= height) return;
+  if (GROUP_ID(2) == 1) {
+    dst_b[dst_b_offset + y * dst_b_step + x] = (float)src_b[src_b_offset + y * src_b_step + x];
+  } else {
+    dst_a[dst_a_offset + y * dst_a_step + x] = (float)src_a[src_a_offset + y * src_a_step + x];
+  }
+}
 #endif

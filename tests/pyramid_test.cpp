@@ -314,30 +314,36 @@ TEST(Pyramid, SubsampledKeepsTheCallersF32Source) {
   EXPECT_NE(levels[0].native(), d_f32.native());
 }
 
-// The seed tracker's form: two frames' levels made together, one launch a level, the same bit
-// for bit as one call each (u8 and f32 frames, levels reused on the second round).
+// The seed tracker's form: two frames' levels made together, one launch a level (and one for two
+// u8 frames' levels 0), the same bit for bit as one call each: u8 and f32 frames, levels reused
+// on the second round.
 TEST(Pyramid, SubsampledPairEqualsTwoCalls) {
   SubsampledPyramidOptions o;
   o.levels = 3;
   o.subsampling = 3;
   const DeviceImage a = queue().upload(random_image(161, 97, Format{Depth::u8, 1}, 503));
-  const DeviceImage b = queue().upload(random_image(161, 97, Format{Depth::f32, 1}, 504, 0, 255));
-  std::vector<DeviceImage> a_alone, b_alone, a_pair, b_pair;
-  subsampled_pyramid(queue(), a, a_alone, o);
-  subsampled_pyramid(queue(), b, b_alone, o);
-  for (int round = 0; round < 2; ++round) {
-    SCOPED_TRACE("round " + std::to_string(round));
-    detail::subsampled_pyramid_pair(queue(), a, a_pair, b, b_pair, o).wait();
-    ASSERT_EQ(a_pair.size(), 3u);
-    ASSERT_EQ(b_pair.size(), 3u);
-    for (std::size_t i = 0; i < 3; ++i) {
-      SCOPED_TRACE("level " + std::to_string(i));
-      EXPECT_TRUE(images_equal(queue().download(a_alone[i]), queue().download(a_pair[i])));
-      EXPECT_TRUE(images_equal(queue().download(b_alone[i]), queue().download(b_pair[i])));
+  for (const Depth b_depth : {Depth::u8, Depth::f32}) {
+    SCOPED_TRACE(std::string("second frame ") + std::string(to_string(b_depth)));
+    const DeviceImage b = queue().upload(b_depth == Depth::u8 ? random_image(161, 97, Format{Depth::u8, 1}, 504)
+                                                              : random_image(161, 97, Format{Depth::f32, 1}, 504, 0, 255));
+    std::vector<DeviceImage> a_alone, b_alone, a_pair, b_pair;
+    subsampled_pyramid(queue(), a, a_alone, o);
+    subsampled_pyramid(queue(), b, b_alone, o);
+    for (int round = 0; round < 2; ++round) {
+      SCOPED_TRACE("round " + std::to_string(round));
+      detail::subsampled_pyramid_pair(queue(), a, a_pair, b, b_pair, o).wait();
+      ASSERT_EQ(a_pair.size(), 3u);
+      ASSERT_EQ(b_pair.size(), 3u);
+      for (std::size_t i = 0; i < 3; ++i) {
+        SCOPED_TRACE("level " + std::to_string(i));
+        EXPECT_TRUE(images_equal(queue().download(a_alone[i]), queue().download(a_pair[i])));
+        EXPECT_TRUE(images_equal(queue().download(b_alone[i]), queue().download(b_pair[i])));
+      }
     }
   }
+  std::vector<DeviceImage> a_levels, b_levels;
   const DeviceImage smaller = queue().upload(random_image(160, 97, Format{Depth::u8, 1}, 505));
-  EXPECT_TRUE(throws_code([&] { detail::subsampled_pyramid_pair(queue(), a, a_pair, smaller, b_pair, o); },
+  EXPECT_TRUE(throws_code([&] { detail::subsampled_pyramid_pair(queue(), a, a_levels, smaller, b_levels, o); },
                           ErrorCode::invalid_argument));
 }
 

@@ -352,11 +352,11 @@ std::vector<float> subsampled_pyramid_kernel(const SubsampledPyramidOptions& opt
 
 namespace {
 
-// Levels 0 of one frame: already allocated levels of the right shape are reused, level 0 only
-// when this vector alone holds its memory (after an f32 source it is the caller's own image,
-// level 0 = src, which a later u8 source of the same size must not overwrite). Returns the
-// conversion's event for a u8 source.
-Event first_level(Queue& queue, const DeviceImage& src, std::vector<DeviceImage>& levels, int count) {
+// Level 0 of one frame: the source itself when it is f32, else an f32 image to convert it into.
+// Levels already allocated with the right shape are reused; level 0 only when this vector alone
+// holds its memory (after an f32 source it is the caller's own image, which a later u8 source of
+// the same size must not overwrite). Returns whether level 0 still has to be converted.
+bool prepare_first_level(Queue& queue, const DeviceImage& src, std::vector<DeviceImage>& levels, int count) {
   const bool reuse_first = levels.size() == static_cast<std::size_t>(count) && !levels[0].empty() &&
                            levels[0].native() != src.native() && levels[0].size() == src.size() &&
                            levels[0].format() == Format{Depth::f32, 1} && levels[0].buffer().use_count() == 1;
@@ -364,9 +364,10 @@ Event first_level(Queue& queue, const DeviceImage& src, std::vector<DeviceImage>
   levels.resize(static_cast<std::size_t>(count));
   if (src.depth() == Depth::f32) {
     levels[0] = src;
-    return Event();
+    return false;
   }
-  return convert_to(queue, src, levels[0], Depth::f32);
+  if (levels[0].empty()) levels[0] = DeviceImage(queue.context(), src.width(), src.height(), Format{Depth::f32, 1});
+  return true;
 }
 
 // One or two frames of one size (`b` null for one): one launch per level for all of them.
@@ -393,15 +394,6 @@ Event subsampled_pyramids(Queue& queue, const DeviceImage& a, std::vector<Device
                       " image subsampled by " + std::to_string(s) + " would be empty");
     }
   }
-  Event first = first_level(queue, a, a_levels, options.levels);
-  Event last = first;
-  if (b != nullptr) {
-    const Event converted = first_level(queue, *b, *b_levels, options.levels);
-    if (converted.valid()) {
-      if (!first.valid()) first = converted;
-      last = converted;
-    }
-  }
   const std::vector<float> weights = subsampled_pyramid_kernel(options);
   std::string list;
   for (float w : weights) {
@@ -414,6 +406,26 @@ Event subsampled_pyramids(Queue& queue, const DeviceImage& a, std::vector<Device
   build.define("SUBSAMPLING", s).define("RADIUS", radius).define("WEIGHTS", list);
   build.define("BORDER", static_cast<long long>(options.border)).define("GX", policy.sub_gx).define("GY", policy.sub_gy);
   const auto program = detail::get_program(queue, "pyramid.cl", build);
+  const auto gx = static_cast<std::size_t>(policy.sub_gx), gy = static_cast<std::size_t>(policy.sub_gy);
+
+  Event first, last;
+  const auto add = [&](const Event& e) {
+    if (!e.valid()) return;
+    if (!first.valid()) first = e;
+    last = e;
+  };
+  const bool convert_a = prepare_first_level(queue, a, a_levels, options.levels);
+  const bool convert_b = b != nullptr && prepare_first_level(queue, *b, *b_levels, options.levels);
+  if (convert_a && convert_b) {  // two u8 frames: one launch
+    detail::Launch launch(queue, program, "to_float_pair");
+    launch.arg(a.width()).arg(a.height()).image(a).image(a_levels[0]).image(*b).image((*b_levels)[0]);
+    add(Event(launch.run(detail::range(detail::round_up(static_cast<std::size_t>(a.width()), gx),
+                                       detail::round_up(static_cast<std::size_t>(a.height()), gy), 2),
+                         detail::range(gx, gy, 1))));
+  } else {
+    if (convert_a) add(convert_to(queue, a, a_levels[0], Depth::f32));
+    if (convert_b) add(convert_to(queue, *b, (*b_levels)[0], Depth::f32));
+  }
   const auto next_level = [&](std::vector<DeviceImage>& levels, const DeviceImage& src, std::size_t i) -> DeviceImage& {
     const Size out{levels[i - 1].width() / s, levels[i - 1].height() / s};
     if (levels[i].empty() || levels[i].size() != out || levels[i].format() != Format{Depth::f32, 1} ||
@@ -432,12 +444,9 @@ Event subsampled_pyramids(Queue& queue, const DeviceImage& a, std::vector<Device
     } else {
       launch.image(in).image(out);  // not read: the launch's third dimension is 1
     }
-    const auto gx = static_cast<std::size_t>(policy.sub_gx), gy = static_cast<std::size_t>(policy.sub_gy);
-    const Event e(launch.run(detail::range(detail::round_up(static_cast<std::size_t>(out.width()), gx),
-                                           detail::round_up(static_cast<std::size_t>(out.height()), gy), b != nullptr ? 2 : 1),
-                             detail::range(gx, gy, 1)));
-    if (!first.valid()) first = e;
-    last = e;
+    add(Event(launch.run(detail::range(detail::round_up(static_cast<std::size_t>(out.width()), gx),
+                                       detail::round_up(static_cast<std::size_t>(out.height()), gy), b != nullptr ? 2 : 1),
+                         detail::range(gx, gy, 1))));
   }
   return first.valid() ? Event(first.first(), last.last()) : Event();
 }
