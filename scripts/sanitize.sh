@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The sanitizer run (docs/RELIABILITY.md, "Sanitizers"): builds the library, the CLI and the test
-# binary that holds the fast tests with ASan + UBSan (PLINTH_SANITIZE=ON) in build-asan/, then runs
+# binaries that hold the fast tests (plinth_tests, plinth_jpeg_tests) with ASan + UBSan
+# (PLINTH_SANITIZE=ON) in build-asan/, then runs
 # the tests labelled `fast` (tests/labels.cmake) and `cli` under them, on PoCL where there is no GPU.
 # Any sanitizer report fails the test that raised it. (The CLI keeps its bench command, which
 # the cli tests use.)
@@ -13,5 +14,5 @@ export LSAN_OPTIONS=suppressions=$PWD/scripts/sanitize/lsan.supp:print_suppressi
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 jobs=$(nproc)
 cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Release -DPLINTH_SANITIZE=ON >/dev/null
-cmake --build build-asan -j "$jobs" --target plinth_cli plinth_tests
+cmake --build build-asan -j "$jobs" --target plinth_cli plinth_tests plinth_jpeg_tests
 ctest --test-dir build-asan -L 'fast|cli' --output-on-failure -j "$jobs" --timeout 900
