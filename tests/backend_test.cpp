@@ -8,10 +8,32 @@
 
 #include "backend/cuda/api.hpp"
 #include "core/backend.hpp"
+#include "core/launch.hpp"
 #include "support/test_support.hpp"
 
 namespace plinth::test {
 namespace {
+
+// A launch keeps its first 32 arguments inline and moves them into a vector at the 33rd: every
+// argument must come out in order across that switch (kernels of more than 64 parameters exist).
+TEST(Backend, LaunchArgumentsKeepTheirOrderPastTheInlineOnes) {
+  for (const std::size_t count : {std::size_t{0}, std::size_t{1}, detail::KernelArgs::kInline, detail::KernelArgs::kInline + 1,
+                                  std::size_t{70}}) {
+    detail::KernelArgs args;
+    for (std::size_t i = 0; i < count; ++i) {
+      detail::KernelArg a;
+      a.size = i;
+      a.bytes[0] = static_cast<std::byte>(i);
+      args.push_back(a);
+    }
+    const std::span<const detail::KernelArg> view = args.view();
+    ASSERT_EQ(view.size(), count);
+    for (std::size_t i = 0; i < count; ++i) {
+      EXPECT_EQ(view[i].size, i) << count;
+      EXPECT_EQ(view[i].bytes[0], static_cast<std::byte>(i)) << count;
+    }
+  }
+}
 
 TEST(Backend, DevicesNameTheirBackend) {
   for (const DeviceInfo& d : list_devices()) {

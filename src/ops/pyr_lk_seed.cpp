@@ -1,6 +1,7 @@
 // Method seed of calc_optical_flow_pyr_lk: both frames' subsampled pyramids (pyr_down's KLT
-// sibling, subsampled_pyramid; one launch per level for both), then one launch of kernels/pyr_lk_seed.cl's seed_klt_level per level,
-// coarsest first. docs/tracking.md describes the algorithm.
+// sibling, subsampled_pyramid; one launch per level for both), then one launch of
+// kernels/pyr_lk_seed.cl's seed_klt_level per level, coarsest first. docs/tracking.md describes
+// the algorithm.
 #include <cmath>
 #include <string>
 
