@@ -164,13 +164,13 @@ KERNEL void pyr_up(int src_width, int src_height, CONST_IMAGE_PARAM(SRC_T, src),
 #endif /* CN */
 
 /* ---- strips: u8 with 1 or 4 channels, 8 bytes across per work-item as words (method `strips`)
- * Each work-item owns a strip of STRIP_ROWS output rows (pyrDown) or source rows (pyrUp), 8
+ * Each work-item owns a strip of DOWN_STRIP_ROWS output rows (pyrDown) or UP_STRIP_ROWS source rows (pyrUp), 8
  * bytes wide (8 pixels of one channel, 2 of four): pyrDown's 8 output bytes read 19 source bytes
  * of each row (a 16-byte word plus two bytes left and one right; with 4 channels 28: two pixels
  * left, 16 bytes, one pixel right) and leave as one 8-byte word; pyrUp's 8 source bytes (an
  * 8-byte word plus a pixel either side) give 16 output bytes in each of two rows, 16-byte words.
- * Every source row the strip needs is loaded once (2 STRIP_ROWS + 3 rows for pyrDown, STRIP_ROWS
- * + 2 for pyrUp), and on the word path all of them may be in flight before the arithmetic. The
+ * Every source row the strip needs is loaded once (2 DOWN_STRIP_ROWS + 3 rows for pyrDown,
+ * UP_STRIP_ROWS + 2 for pyrUp), and on the word path all of them may be in flight before the arithmetic. The
  * sums run two to a 32-bit word in 16-bit lanes (byte_perm splits and shifts them; no lane
  * exceeds 65,408), and the rounded results are bytes 1 and 3 (pyrDown) or a shift and a mask
  * away (pyrUp), packed by byte_perm. Rows outside the image and the halo bytes left and right
@@ -299,7 +299,7 @@ INLINE void down_hsum(const uint* raw, uint* h) {
 #define DOWN_PACK 0x7351u
 #endif
 
-#define DOWN_LOADS (2 * STRIP_ROWS + 3)
+#define DOWN_LOADS (2 * DOWN_STRIP_ROWS + 3)
 
 /* One pyrDown strip. Called with `fast` a constant, so each call is its own copy: the word path
  * (strips whose 16-byte words lie inside aligned rows) keeps every row in registers with its
@@ -319,7 +319,7 @@ INLINE void down_strip(const bool fast, GLOBAL const uchar* src, int src_offset,
     const int halo[3] = {border_index(sx - 2, src_width, BORDER), border_index(sx - 1, src_width, BORDER),
                          border_index(sx + 2 * STRIP_PX, src_width, BORDER)};
     const bool left_in = x0 >= 1;
-    const bool rows_in = y0 >= 1 && 2 * y0 + 2 * STRIP_ROWS < src_height;
+    const bool rows_in = y0 >= 1 && 2 * y0 + 2 * DOWN_STRIP_ROWS < src_height;
     UNROLL
     for (int i = 0; i < DOWN_LOADS; ++i) {
       uint raw[DOWN_RAW];
@@ -346,7 +346,7 @@ INLINE void down_strip(const bool fast, GLOBAL const uchar* src, int src_offset,
     }
   }
   UNROLL
-  for (int t = 0; t < STRIP_ROWS; ++t) {
+  for (int t = 0; t < DOWN_STRIP_ROWS; ++t) {
     const int y = y0 + t;
     if (y >= dst_height) break;
     uint v[4];
@@ -369,10 +369,10 @@ INLINE void down_strip(const bool fast, GLOBAL const uchar* src, int src_offset,
 }
 
 /* src_width and dst_width in pixels. */
-KERNEL REQD_GROUP_SIZE(STRIP_GX, STRIP_GY, 1) void pyr_down_strips(int src_width, int src_height, int dst_width, int dst_height, int vec,
+KERNEL REQD_GROUP_SIZE(STRIP_GX, DOWN_STRIP_GY, 1) void pyr_down_strips(int src_width, int src_height, int dst_width, int dst_height, int vec,
                                                        CONST_IMAGE_PARAM(uchar, src), IMAGE_PARAM(uchar, dst)) {
   const int x0 = GLOBAL_ID(0) * STRIP_PX;
-  const int y0 = GLOBAL_ID(1) * STRIP_ROWS;
+  const int y0 = GLOBAL_ID(1) * DOWN_STRIP_ROWS;
   if (x0 >= dst_width || y0 >= dst_height) return;
   /* Words straight from memory when the strip's 16-byte word of each row lies inside the image
    * (the halo bytes and rows are mapped through the border on that path too). */
@@ -490,7 +490,7 @@ INLINE void up_pack(const uint* e, const uint* o, uint* out) {
 }
 #endif
 
-#define UP_LOADS (STRIP_ROWS + 2)
+#define UP_LOADS (UP_STRIP_ROWS + 2)
 
 /* One pyrUp strip; two copies as down_strip's (word path: rows in registers, loads in flight
  * together, rows and halo columns border-mapped so that edge strips load words too; gather
@@ -500,7 +500,7 @@ INLINE void up_strip(const bool fast, GLOBAL const uchar* src, int src_offset, i
   uint ev[UP_LOADS][4], od[UP_LOADS][4];
   if (fast) {
     const int hl = up_index(x0 - 1, src_width), hr = up_index(x0 + STRIP_PX, src_width);
-    const bool rows_in = y0 >= 1 && y0 + STRIP_ROWS < src_height;
+    const bool rows_in = y0 >= 1 && y0 + UP_STRIP_ROWS < src_height;
     UNROLL
     for (int i = 0; i < UP_LOADS; ++i) {
       uint raw[4];
@@ -529,7 +529,7 @@ INLINE void up_strip(const bool fast, GLOBAL const uchar* src, int src_offset, i
   }
   const int dst_width = 2 * src_width;
   UNROLL
-  for (int t = 0; t < STRIP_ROWS; ++t) {
+  for (int t = 0; t < UP_STRIP_ROWS; ++t) {
     if (y0 + t >= src_height) break;
     uint e0[4], o0[4], e1[4], o1[4];
     UNROLL
@@ -563,10 +563,10 @@ INLINE void up_strip(const bool fast, GLOBAL const uchar* src, int src_offset, i
 }
 
 /* src_width in pixels. */
-KERNEL REQD_GROUP_SIZE(STRIP_GX, STRIP_GY, 1) void pyr_up_strips(int src_width, int src_height, int vec, CONST_IMAGE_PARAM(uchar, src),
+KERNEL REQD_GROUP_SIZE(STRIP_GX, UP_STRIP_GY, 1) void pyr_up_strips(int src_width, int src_height, int vec, CONST_IMAGE_PARAM(uchar, src),
                                                      IMAGE_PARAM(uchar, dst)) {
   const int x0 = GLOBAL_ID(0) * STRIP_PX;
-  const int y0 = GLOBAL_ID(1) * STRIP_ROWS;
+  const int y0 = GLOBAL_ID(1) * UP_STRIP_ROWS;
   if (x0 >= src_width || y0 >= src_height) return;
   const bool vec_dst = (vec & VEC_DST) != 0;
   /* Words straight from memory when the strip's 8-byte word of each row lies inside the image

@@ -118,9 +118,9 @@ Event launch_down_strips(Queue& queue, const DeviceImage& src, const DeviceImage
   detail::Launch launch(queue, program, "pyr_down_strips");
   launch.arg(src.width()).arg(src.height()).arg(dst.width()).arg(dst.height()).arg(vec).image(src).image(dst);
   const std::size_t items_x = (static_cast<std::size_t>(dst.width()) + strip_pixels(src) - 1) / strip_pixels(src);
-  const std::size_t items_y = (static_cast<std::size_t>(dst.height()) + STRIP_ROWS - 1) / STRIP_ROWS;
-  return Event(launch.run(detail::range(detail::round_up(items_x, STRIP_GX), detail::round_up(items_y, STRIP_GY)),
-                          detail::range(STRIP_GX, STRIP_GY)));
+  const std::size_t items_y = (static_cast<std::size_t>(dst.height()) + DOWN_STRIP_ROWS - 1) / DOWN_STRIP_ROWS;
+  return Event(launch.run(detail::range(detail::round_up(items_x, STRIP_GX), detail::round_up(items_y, DOWN_STRIP_GY)),
+                          detail::range(STRIP_GX, DOWN_STRIP_GY)));
 }
 
 Event launch_up_strips(Queue& queue, const DeviceImage& src, const DeviceImage& dst, int vec) {
@@ -128,9 +128,9 @@ Event launch_up_strips(Queue& queue, const DeviceImage& src, const DeviceImage& 
   detail::Launch launch(queue, program, "pyr_up_strips");
   launch.arg(src.width()).arg(src.height()).arg(vec).image(src).image(dst);
   const std::size_t items_x = (static_cast<std::size_t>(src.width()) + strip_pixels(src) - 1) / strip_pixels(src);
-  const std::size_t items_y = (static_cast<std::size_t>(src.height()) + STRIP_ROWS - 1) / STRIP_ROWS;
-  return Event(launch.run(detail::range(detail::round_up(items_x, STRIP_GX), detail::round_up(items_y, STRIP_GY)),
-                          detail::range(STRIP_GX, STRIP_GY)));
+  const std::size_t items_y = (static_cast<std::size_t>(src.height()) + UP_STRIP_ROWS - 1) / UP_STRIP_ROWS;
+  return Event(launch.run(detail::range(detail::round_up(items_x, STRIP_GX), detail::round_up(items_y, UP_STRIP_GY)),
+                          detail::range(STRIP_GX, UP_STRIP_GY)));
 }
 
 Event launch_down(Queue& queue, const DeviceImage& src, const DeviceImage& dst, BorderMode border) {
