@@ -325,6 +325,42 @@ INLINE float chain_sum(LOCAL const float* c, int len) {
 #define LK_EXACT_LIMIT (1 << 24)
 #define LK_LANE_CLAMP (1 << 25) /* per work-item sums are clamped here: 32 of them stay below 2^31 */
 
+/* The bytes of J that an iteration's bilinear samples read, (win_w + 1) x (win_h + 1) from the
+ * window's corner (jx, jy), copied into local memory (row stride win_w + 1): work-item x copies
+ * column x, LK_BATCH rows at a time, so that every load of a warp reads one contiguous run of a
+ * row. The samples then read local memory, one wavefront a load where J's scattered byte loads
+ * took one per cache line they touched (L1 was the limit: docs/tracking.md). */
+INLINE void stage_window(CONST_IMAGE_PARAM(uchar, J), int jx, int jy, LOCAL uchar* pJ, int lid, int win_w, int win_h) {
+  const int jw = win_w + 1, jh = win_h + 1;
+  for (int x = lid; x < jw; x += LK_GROUP) {
+    GLOBAL const uchar* src = J + IMAGE_INDEX(J, jx + x, jy);
+    LOCAL uchar* dst = pJ + x;
+    int y = 0;
+    for (; y + 2 * LK_BATCH <= jh; y += 2 * LK_BATCH) {
+      uchar v[2 * LK_BATCH];
+      UNROLL for (int k = 0; k < 2 * LK_BATCH; ++k) {
+        v[k] = *src;
+        src += J_step;
+      }
+      UNROLL for (int k = 0; k < 2 * LK_BATCH; ++k) {
+        *dst = v[k];
+        dst += jw;
+      }
+    }
+    for (; y < jh; ++y) {
+      *dst = *src;
+      src += J_step;
+      dst += jw;
+    }
+  }
+}
+
+/* sample_image on the staged window: element (x, y) of the window, row stride s = win_w + 1. */
+INLINE int sample_staged(LOCAL const uchar* pJ, int x, int y, int s, int4 w) {
+  const int i = y * s + x;
+  return descale(pJ[i] * w.x + pJ[i + 1] * w.y + pJ[i + s] * w.z + pJ[i + s + 1] * w.w, W_BITS - 5);
+}
+
 /* This work-item's share of the integer sums of its class, into red (4 x LK_GROUP ints, each
  * clamped to +-LK_LANE_CLAMP). cls 0-3: lane pair class, 4: the tail, 5: idle; j: this work-item's
  * index among the class's `stride`. Every step takes two window elements, so that all work-items
@@ -332,10 +368,10 @@ INLINE float chain_sum(LOCAL const float* c, int len) {
  * 8c + cls + 4), or two consecutive tail elements (in the tail's row-major order).
  *  - a_terms: the template's products Ix*^2, Ix* Iy*, Iy*^2 (each its own term of A's chains):
  *    red rows P11, P12, -N12, P22;
- *  - else the b terms of the window at (jx, jy) in J (weights w): a lane pair's term is the int
+ *  - else the b terms of the window staged in pJ (weights w): a lane pair's term is the int
  *    sum of the two products diff * Ix* (diff * Iy*); red rows P, -N of the Ix terms, of the Iy
  *    terms. The terms are also stored as floats (terms, the layout of the ordered chains). */
-INLINE void class_sums(CONST_IMAGE_PARAM(uchar, J), int jx, int jy, int4 w, LOCAL const short* pI, LOCAL const short* pX,
+INLINE void class_sums(LOCAL const uchar* pJ, int4 w, LOCAL const short* pI, LOCAL const short* pX,
                        LOCAL const short* pY, LOCAL float* terms, LOCAL int* red, int lid, int cls, int j, int stride,
                        int win_w, int win_h, const int a_terms) {
   const int chunks = win_w / 8, tail = 8 * chunks, tail_w = win_w - tail;
@@ -367,8 +403,8 @@ INLINE void class_sums(CONST_IMAGE_PARAM(uchar, J), int jx, int jy, int4 w, LOCA
         s2 += min(ca, 0) + min(cb, 0);
         s3 += gya * gya + gyb * gyb;
       } else {
-        const int da = sample_image(J, J_offset, J_step, jx + xa, jy + y, w) - pI[ea];
-        const int db = sample_image(J, J_offset, J_step, jx + xb, jy + yb, w) - pI[eb];
+        const int da = sample_staged(pJ, xa, y, win_w + 1, w) - pI[ea];
+        const int db = sample_staged(pJ, xb, yb, win_w + 1, w) - pI[eb];
         int ta = da * pX[ea], tb = second ? db * pX[eb] : 0;
         int ua = da * pY[ea], ub = second ? db * pY[eb] : 0;
         if (pair) {
@@ -506,7 +542,7 @@ INLINE void lk_group_level(int npoints, int level, int max_level, int use_initia
   if (int_sums) {
     /* A's chains as integer sums where proven exact (as b's, below): chain c < 12 is class c % 4,
      * 12-14 the tail's; rows of red: P11, P12, -N12, P22. */
-    class_sums(J, J_offset, J_step, 0, 0, wp, pI, pX, pY, terms, red, lid, cls, cls_j, cls_stride, win_w, win_h, 1);
+    class_sums(0, wp, pI, pX, pY, terms, red, lid, cls, cls_j, cls_stride, win_w, win_h, 1);
     BARRIER_LOCAL();
     if (lid < 15) {
       const int q = lid < 12 ? lid / 4 : lid - 12;
@@ -563,7 +599,11 @@ INLINE void lk_group_level(int npoints, int level, int max_level, int use_initia
     const int4 wn = bilinear_weights(next_x - (float)inx, next_y - (float)iny);
     bool ordered = true; /* some chain must be summed in OpenCV's order */
     if (int_sums) {
-      class_sums(J, J_offset, J_step, inx, iny, wn, pI, pX, pY, terms, red, lid, cls, cls_j, cls_stride, win_w, win_h, 0);
+      /* pD is free in this method until err: it holds the staged window of J ((w + 1)(h + 1) bytes
+       * <= the 2 w h of pD for the odd windows of at least 3x3 that calc_optical_flow_pyr_lk takes). */
+      stage_window(J, J_offset, J_step, inx, iny, (LOCAL uchar*)pD, lid, win_w, win_h);
+      BARRIER_LOCAL();
+      class_sums((LOCAL const uchar*)pD, wn, pI, pX, pY, terms, red, lid, cls, cls_j, cls_stride, win_w, win_h, 0);
       BARRIER_LOCAL();
       /* Chain c < 8: class c / 2, diff * Ix (c even) or diff * Iy; 8, 9: the tail's. */
       if (lid < 10) {
