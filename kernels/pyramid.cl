@@ -164,19 +164,19 @@ KERNEL void pyr_up(int src_width, int src_height, CONST_IMAGE_PARAM(SRC_T, src),
 #endif /* CN */
 
 /* ---- strips: u8 with 1 or 4 channels, 8 bytes across per work-item as words (method `strips`)
- * Each work-item owns a strip of DOWN_STRIP_ROWS output rows (pyrDown) or UP_STRIP_ROWS source rows (pyrUp), 8
- * bytes wide (8 pixels of one channel, 2 of four): pyrDown's 8 output bytes read 19 source bytes
- * of each row (a 16-byte word plus two bytes left and one right; with 4 channels 28: two pixels
- * left, 16 bytes, one pixel right) and leave as one 8-byte word; pyrUp's 8 source bytes (an
- * 8-byte word plus a pixel either side) give 16 output bytes in each of two rows, 16-byte words.
- * Every source row the strip needs is loaded once (2 DOWN_STRIP_ROWS + 3 rows for pyrDown,
- * UP_STRIP_ROWS + 2 for pyrUp), and on the word path all of them may be in flight before the arithmetic. The
- * sums run two to a 32-bit word in 16-bit lanes (byte_perm splits and shifts them; no lane
- * exceeds 65,408), and the rounded results are bytes 1 and 3 (pyrDown) or a shift and a mask
- * away (pyrUp), packed by byte_perm. Rows outside the image and the halo bytes left and right
- * are border-mapped on the word path, so edge strips load words too. A strip whose own word would
- * cross the right edge, and every strip when the rows are not word aligned (`vec` at launch, bits
- * VEC_SRC and VEC_DST of pyramid_strips.h), gathers the same words byte by byte through the
+ * Each work-item owns a strip of DOWN_STRIP_ROWS output rows (pyrDown) or UP_STRIP_ROWS source
+ * rows (pyrUp), 8 bytes wide (8 pixels of one channel, 2 of four): pyrDown's 8 output bytes read
+ * 19 source bytes of each row (a 16-byte word plus two bytes left and one right; with 4 channels
+ * 28: two pixels left, 16 bytes, one pixel right) and leave as one 8-byte word; pyrUp's 8 source
+ * bytes (an 8-byte word plus a pixel either side) give 16 output bytes in each of two rows,
+ * 16-byte words. Every source row the strip needs is loaded once (2 DOWN_STRIP_ROWS + 3 rows for
+ * pyrDown, UP_STRIP_ROWS + 2 for pyrUp), and on the word path all of them may be in flight before
+ * the arithmetic. The sums run two to a 32-bit word in 16-bit lanes (byte_perm splits and shifts
+ * them; no lane exceeds 65,408), and the rounded results are bytes 1 and 3 (pyrDown) or a shift
+ * and a mask away (pyrUp), packed by byte_perm. Rows outside the image and the halo bytes left and
+ * right are border-mapped on the word path, so edge strips load words too. A strip whose own word
+ * would cross the right edge, and every strip when the rows are not word aligned (`vec` at launch,
+ * bits VEC_SRC and VEC_DST of pyramid_strips.h), gathers the same words byte by byte through the
  * border, a row at a time; the arithmetic is the same, so both paths give the same bits. Integer
  * sums are exact in any order, so these equal cv::pyrDown / cv::pyrUp. */
 #ifdef STRIPS
@@ -369,8 +369,9 @@ INLINE void down_strip(const bool fast, GLOBAL const uchar* src, int src_offset,
 }
 
 /* src_width and dst_width in pixels. */
-KERNEL REQD_GROUP_SIZE(STRIP_GX, DOWN_STRIP_GY, 1) void pyr_down_strips(int src_width, int src_height, int dst_width, int dst_height, int vec,
-                                                       CONST_IMAGE_PARAM(uchar, src), IMAGE_PARAM(uchar, dst)) {
+KERNEL REQD_GROUP_SIZE(STRIP_GX, DOWN_STRIP_GY, 1) void pyr_down_strips(int src_width, int src_height, int dst_width,
+                                                                      int dst_height, int vec, CONST_IMAGE_PARAM(uchar, src),
+                                                                      IMAGE_PARAM(uchar, dst)) {
   const int x0 = GLOBAL_ID(0) * STRIP_PX;
   const int y0 = GLOBAL_ID(1) * DOWN_STRIP_ROWS;
   if (x0 >= dst_width || y0 >= dst_height) return;
@@ -563,8 +564,8 @@ INLINE void up_strip(const bool fast, GLOBAL const uchar* src, int src_offset, i
 }
 
 /* src_width in pixels. */
-KERNEL REQD_GROUP_SIZE(STRIP_GX, UP_STRIP_GY, 1) void pyr_up_strips(int src_width, int src_height, int vec, CONST_IMAGE_PARAM(uchar, src),
-                                                     IMAGE_PARAM(uchar, dst)) {
+KERNEL REQD_GROUP_SIZE(STRIP_GX, UP_STRIP_GY, 1) void pyr_up_strips(int src_width, int src_height, int vec,
+                                                                  CONST_IMAGE_PARAM(uchar, src), IMAGE_PARAM(uchar, dst)) {
   const int x0 = GLOBAL_ID(0) * STRIP_PX;
   const int y0 = GLOBAL_ID(1) * UP_STRIP_ROWS;
   if (x0 >= src_width || y0 >= src_height) return;
