@@ -327,7 +327,7 @@ INLINE float chain_sum(LOCAL const float* c, int len) {
 
 /* The bytes of J that an iteration's bilinear samples read, (win_w + 1) x (win_h + 1) from the
  * window's corner (jx, jy), copied into local memory (row stride win_w + 1): work-item x copies
- * column x, LK_BATCH rows at a time, so that every load of a warp reads one contiguous run of a
+ * column x, 2 LK_BATCH rows at a time, so that every load of a warp reads one contiguous run of a
  * row. The samples then read local memory, one wavefront a load where J's scattered byte loads
  * took one per cache line they touched (L1 was the limit: docs/tracking.md). */
 INLINE void stage_window(CONST_IMAGE_PARAM(uchar, J), int jx, int jy, LOCAL uchar* pJ, int lid, int win_w, int win_h) {
@@ -609,7 +609,8 @@ INLINE void lk_group_level(int npoints, int level, int max_level, int use_initia
     bool ordered = true; /* some chain must be summed in OpenCV's order */
     if (int_sums) {
       /* pD is free in this method until err: it holds the staged window of J ((w + 1)(h + 1) bytes
-       * <= the 2 w h of pD for the odd windows of at least 3x3 that calc_optical_flow_pyr_lk takes). */
+       * <= the 2 w h of pD, since (w - 1)(h - 1) >= 2 for the windows of at least 3x3 that
+       * calc_optical_flow_pyr_lk takes). */
       stage_window(J, J_offset, J_step, inx, iny, (LOCAL uchar*)pD, lid, win_w, win_h);
       BARRIER_LOCAL();
       class_sums((LOCAL const uchar*)pD, wn, pI, pX, pY, terms, red, lid, cls, cls_j, cls_stride, win_w, win_h, 0);

@@ -107,5 +107,33 @@ TEST(FuzzCorpus, PngWithAnEmptyFirstIdatDecodes) {
   }
 }
 
+// A chunk that declares 0xFFFFFFEC bytes (CI's fuzz_image run of 2026-11-25): stb_image, reading the
+// file, skipped to the end of its buffer but not of the file, read on from the middle of the file
+// and copied zero bytes into a null buffer for an empty IDAT there. libpng refuses the length, and
+// so does plinth, before stb.
+TEST(FuzzCorpus, PngChunkLengthOver2GiBIsRefused) {
+  const fs::path path = fs::path(PLINTH_SOURCE_DIR) / "fuzz/regressions/image/stb_png_chunk_length_over_2gib.png";
+  try {
+    (void)read_image(path.string());
+    ADD_FAILURE() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::format);
+    EXPECT_NE(std::string(e.what()).find("more than 2^31 - 1 bytes"), std::string::npos) << e.what();
+  }
+}
+
+// An IDAT that declares 1.2 GB in a 323-byte file (a local fuzz_image run, 2026-11-25): stb_image
+// allocated 2 GiB for it before reading. A chunk that runs past the end is refused before stb.
+TEST(FuzzCorpus, PngChunkPastTheEndOfTheFileIsRefused) {
+  const fs::path path = fs::path(PLINTH_SOURCE_DIR) / "fuzz/regressions/image/stb_png_idat_longer_than_the_file.png";
+  try {
+    (void)read_image(path.string());
+    ADD_FAILURE() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::format);
+    EXPECT_NE(std::string(e.what()).find("truncated PNG file"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace plinth

@@ -119,7 +119,13 @@ struct StbSource {
 
 HostImage read_with_stb(detail::InputFile input, const std::string& path) {
   std::FILE* file = input.file.get();
-  const StbSource source{file, detail::png_without_leading_empty_idat(file)};
+  detail::PngForStb png = detail::png_for_stb(file);
+  if (png.chunk_too_long) {
+    throw Error(ErrorCode::format, kRead, path, "corrupt PNG file: a chunk declares more than 2^31 - 1 bytes");
+  }
+  if (png.chunk_past_end) throw Error(ErrorCode::format, kRead, path, "truncated PNG file: a chunk runs past the end of the file");
+  StbSource source{file, std::nullopt};
+  source.bytes.swap(png.repaired);
   if (source.bytes && source.bytes->size() > static_cast<std::size_t>(std::numeric_limits<int>::max())) {
     throw Error(ErrorCode::format, kRead, path, "PNG file too large to read (over 2 GiB)");
   }

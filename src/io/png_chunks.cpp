@@ -1,4 +1,4 @@
-// The chunk walk behind png_without_leading_empty_idat. A PNG is an 8-byte signature followed by
+// The chunk walk behind png_for_stb. A PNG is an 8-byte signature followed by
 // chunks of a 4-byte big-endian length, a 4-byte type, the data and a 4-byte CRC.
 #include "io/png_chunks.hpp"
 
@@ -19,21 +19,43 @@ std::uint32_t big_endian32(const unsigned char* p) {
 
 bool is_idat(const unsigned char* header) { return std::memcmp(header + 4, "IDAT", 4) == 0; }
 
-// Whether an empty IDAT comes before the first IDAT with data, read with seeks over chunk data.
-bool has_leading_empty_idat(std::FILE* file) {
+// What the walk finds, read with seeks over chunk data.
+struct Walk {
+  bool leading_empty_idat = false;  // an empty IDAT before the first IDAT with data
+  bool chunk_too_long = false;      // a length over kMaxChunkLength before IEND
+  bool chunk_past_end = false;      // a chunk before IEND whose data and CRC the file does not hold
+};
+
+Walk walk_chunks(std::FILE* file) {
+  Walk walk;
+  std::fseek(file, 0, SEEK_END);
+  const long size = std::ftell(file);
+  std::fseek(file, 0, SEEK_SET);
   std::array<unsigned char, 8> header{};
-  if (std::fread(header.data(), 1, 8, file) != 8 || header != kSignature) return false;
-  bool empty_seen = false;
+  if (size < 0 || std::fread(header.data(), 1, 8, file) != 8 || header != kSignature) return walk;
+  bool data_seen = false;
   while (std::fread(header.data(), 1, 8, file) == 8) {
     const std::uint32_t length = big_endian32(header.data());
-    if (length > kMaxChunkLength || std::memcmp(header.data() + 4, "IEND", 4) == 0) break;
-    if (is_idat(header.data())) {
-      if (length != 0) break;
-      empty_seen = true;
+    if (std::memcmp(header.data() + 4, "IEND", 4) == 0) break;
+    if (length > kMaxChunkLength) {
+      walk.chunk_too_long = true;
+      break;
+    }
+    const long at = std::ftell(file);
+    if (at < 0 || static_cast<std::uint64_t>(size - at) < static_cast<std::uint64_t>(length) + 4) {
+      walk.chunk_past_end = true;
+      break;
+    }
+    if (is_idat(header.data()) && !data_seen) {
+      if (length != 0) {
+        data_seen = true;
+      } else {
+        walk.leading_empty_idat = true;
+      }
     }
     if (std::fseek(file, static_cast<long>(length) + 4, SEEK_CUR) != 0) break;
   }
-  return empty_seen;
+  return walk;
 }
 
 std::vector<unsigned char> read_all(std::FILE* file) {
@@ -47,11 +69,14 @@ std::vector<unsigned char> read_all(std::FILE* file) {
 
 }  // namespace
 
-std::optional<std::vector<unsigned char>> png_without_leading_empty_idat(std::FILE* file) {
+PngForStb png_for_stb(std::FILE* file) {
   std::fseek(file, 0, SEEK_SET);
-  const bool repair = has_leading_empty_idat(file);
+  const Walk walk = walk_chunks(file);
   std::fseek(file, 0, SEEK_SET);
-  if (!repair) return std::nullopt;
+  PngForStb result;
+  result.chunk_too_long = walk.chunk_too_long;
+  result.chunk_past_end = walk.chunk_past_end;
+  if (walk.chunk_too_long || walk.chunk_past_end || !walk.leading_empty_idat) return result;
   const std::vector<unsigned char> in = read_all(file);
   std::fseek(file, 0, SEEK_SET);
   // Chunks are copied whole except empty IDATs; where a length runs past the end or the PNG
@@ -66,7 +91,8 @@ std::optional<std::vector<unsigned char>> png_without_leading_empty_idat(std::FI
     at = end;
   }
   out.insert(out.end(), in.begin() + static_cast<std::ptrdiff_t>(at), in.end());
-  return out;
+  result.repaired = std::move(out);
+  return result;
 }
 
 }  // namespace plinth::detail
