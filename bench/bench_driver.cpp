@@ -8,9 +8,11 @@
 #include <ctime>
 #include <functional>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <utility>
 
+#include "bench_filler.hpp"
 #include "bench_report.hpp"
 #include "plinth/arithm.hpp"
 #include "plinth/io.hpp"
@@ -64,7 +66,8 @@ std::string what_of(const std::exception& e) {
 // of its launches, for a peer its own events around the call.
 class CaseTimer {
  public:
-  CaseTimer(Queue& queue, const Settings& settings) : queue_(queue), settings_(settings) {}
+  // filler: nullptr for none (--no-filler, or a device where it could not be calibrated).
+  CaseTimer(Queue& queue, const Settings& settings, Filler* filler) : queue_(queue), settings_(settings), filler_(filler) {}
 
   CaseResult time(const Case& c) {
     CaseResult r;
@@ -85,15 +88,27 @@ class CaseTimer {
       // Warm-up: the runs asked for, repeated until kMinWarmupSeconds have passed, so that a case
       // that follows host-side work (inputs of a new size) is not timed while the device's clocks
       // still ramp up (seen on the H100: the first case of a size up to 1.7x slow after 5 runs).
-      std::vector<double> warm;
+      // The warm-up also measures how long the host takes to enqueue a run, which sets the
+      // filler's length for the timed runs (bench_filler.hpp); the warm-up runs have none.
+      // The case's first run, which builds its programs, does not count; a warm-up of one run
+      // gets a second for the host's time.
+      std::vector<double> warm, host;
       const auto warm_start = std::chrono::steady_clock::now();
       do {
-        warm = runs(c, index, settings_.warmup);
+        warm = runs(c, index, settings_.warmup, 0, &host);
       } while (!warm.empty() && std::chrono::duration<double>(std::chrono::steady_clock::now() - warm_start).count() <
                                     kMinWarmupSeconds);
+      if (!c.run_peer && host.size() < 2) runs(c, index, 1, 0, &host);
+      if (host.size() > 1) host.erase(host.begin());
+      double filler_us = 0;
+      if (filler_ != nullptr && !host.empty()) {
+        r.host_enqueue_us = summarize(host).median;
+        filler_us = Filler::length_for(r.host_enqueue_us);
+        r.filler_us = filler_us;
+      }
       int count = settings_.runs;
       if (!warm.empty()) {
-        const double per_run = std::max(summarize(warm).median, 1e-3);
+        const double per_run = std::max(summarize(warm).median + filler_us, 1e-3);
         const int fit = static_cast<int>(settings_.max_case_seconds * 1e6 / per_run);
         if (fit < count) {
           count = std::max(kMinCutRuns, fit);
@@ -101,7 +116,7 @@ class CaseTimer {
                     std::to_string(static_cast<int>(settings_.max_case_seconds)) + " s";
         }
       }
-      r.times_us = runs(c, index, count);
+      r.times_us = runs(c, index, count, filler_us, nullptr);
       r.stats = summarize(r.times_us);
     } catch (const std::exception& e) {
       r.error = what_of(e);
@@ -116,8 +131,9 @@ class CaseTimer {
   }
 
  private:
-  // `count` runs from run number `index` on, each on input set index % input_sets.
-  std::vector<double> runs(const Case& c, int& index, int count) {
+  // `count` runs from run number `index` on, each on input set index % input_sets, each after a
+  // filler of `filler_us` (0: none); `host`, when given, gathers each run's enqueue time (µs).
+  std::vector<double> runs(const Case& c, int& index, int count, double filler_us, std::vector<double>* host) {
     std::vector<double> times;
     times.reserve(static_cast<std::size_t>(std::max(count, 0)));
     const int sets = std::max(settings_.input_sets, 1);
@@ -129,7 +145,10 @@ class CaseTimer {
     std::vector<Event> events;
     events.reserve(times.capacity());
     for (int i = 0; i < count; ++i) {
+      if (filler_ != nullptr) filler_->enqueue(filler_us);
+      const auto start = std::chrono::steady_clock::now();
       events.push_back(c.run(index++ % sets));
+      if (host != nullptr) host->push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count());
       if (!events.back().valid()) throw Error(ErrorCode::internal, "bench", c.op + " " + c.variant, "run returned no event");
     }
     queue_.finish();
@@ -139,15 +158,21 @@ class CaseTimer {
 
   Queue& queue_;
   const Settings& settings_;
+  Filler* filler_;
 };
 
 // The median of a few back-to-back commands after a short warm-up (at most 3 of the warm-up
 // runs asked for; the timed runs clamped to [5, max_runs]), by their events.
-Stats time_command(Queue& queue, const DriverOptions& options, int max_runs, const std::function<Event()>& enqueue) {
+// With a filler, each command follows one of `filler_us`.
+Stats time_command(Queue& queue, const DriverOptions& options, int max_runs, const std::function<Event()>& enqueue,
+                   Filler* filler = nullptr, double filler_us = 0) {
   const int warm = std::min(options.warmup, 3);
   const int count = std::clamp(options.runs, 5, max_runs);
   std::vector<Event> events;
-  for (int i = 0; i < warm + count; ++i) events.push_back(enqueue());
+  for (int i = 0; i < warm + count; ++i) {
+    if (filler != nullptr) filler->enqueue(filler_us);
+    events.push_back(enqueue());
+  }
   queue.finish();
   std::vector<double> times;
   for (std::size_t i = static_cast<std::size_t>(warm); i < events.size(); ++i) times.push_back(events[i].elapsed_us());
@@ -174,14 +199,16 @@ CopyResult measure_copy(Context& context, Queue& queue, const DriverOptions& opt
 }
 
 // The command floor: a 1x1 u8 -> s32 conversion (one work-item).
-FloorResult measure_floor(Context& context, Queue& queue, const DriverOptions& options) {
+// With a filler, each conversion follows one, as the cases' runs do.
+FloorResult measure_floor(Context& context, Queue& queue, const DriverOptions& options, Filler* filler) {
   FloorResult r;
   try {
     DeviceImage src(context, 1, 1, Format{Depth::u8, 1});
     DeviceImage dst(context, 1, 1, Format{Depth::s32, 1});
     queue.fill_bytes(src, 0x5a);
     queue.finish();
-    r.stats = time_command(queue, options, 50, [&] { return convert_to(queue, src, dst, Depth::s32); });
+    r.stats = time_command(queue, options, 50, [&] { return convert_to(queue, src, dst, Depth::s32); }, filler,
+                           Filler::length_for(0));
   } catch (const std::exception& e) {
     r.error = what_of(e);
   }
@@ -250,7 +277,22 @@ int run_benchmark(Context& context, Queue& queue, const DriverOptions& options, 
 
   log << "bench: " << report.device.name << " [" << report.device.platform << "], copy bandwidth..." << std::endl;
   report.copy_before = measure_copy(context, queue, options);
-  report.floor = measure_floor(context, queue, options);
+  std::optional<Filler> filler;
+  if (options.filler) {
+    try {
+      filler.emplace(context, queue);
+      report.filler_us_per_step = filler->us_per_step();
+    } catch (const std::exception& e) {
+      report.filler_error = what_of(e);
+    }
+    if (filler && !filler->usable()) {
+      report.filler_error = "its duration did not grow with its steps";
+      filler.reset();
+    }
+    if (!report.filler_error.empty()) log << "bench: no filler: " << report.filler_error << std::endl;
+  }
+  Filler* const busy = filler ? &*filler : nullptr;
+  report.floor = measure_floor(context, queue, options, busy);
 
   for (const Size size : options.sizes) {
     Settings settings;
@@ -263,7 +305,7 @@ int run_benchmark(Context& context, Queue& queue, const DriverOptions& options, 
     settings.max_case_seconds = options.max_case_seconds;
     report.input_sets.push_back(settings.input_sets);
     Env env{context, queue, settings};
-    CaseTimer timer(queue, settings);
+    CaseTimer timer(queue, settings, busy);
     for (const std::string& op : ops) {
       for (const auto& [name, factory] : registry()) {
         if (name != op) continue;

@@ -110,6 +110,13 @@ void write_table(const Report& report, std::ostream& out) {
   } else {
     out << "command floor failed: " << report.floor.error << '\n';
   }
+  if (report.filler_us_per_step > 0) {
+    out << "each timed plinth run follows a keep_busy filler (" << format("%.4f", report.filler_us_per_step)
+        << " us a step here): twice the host's enqueue time of a run plus 20 us, so its events hold device time only\n";
+  } else {
+    out << "no filler before the runs" << (report.filler_error.empty() ? " (--no-filler)" : ": " + report.filler_error)
+        << ": a run the device finishes before the host has enqueued it includes the host's launch latency\n";
+  }
   out << "peers built in: " << report.peers_built << '\n';
 
   std::vector<std::string> notes;
@@ -227,7 +234,10 @@ void write_json(const Report& report, std::ostream& out) {
                          {"runs", report.options.runs},
                          {"max_case_seconds", report.options.max_case_seconds},
                          {"sizes", sizes},
-                         {"timing", "device events; median of the timed runs; inputs rotated over the input sets"}};
+                         {"timing", "device events; median of the timed runs; inputs rotated over the input sets"},
+                         {"filler", report.filler_us_per_step > 0
+                                        ? Json{{"kernel", "keep_busy"}, {"us_per_step", report.filler_us_per_step}}
+                                        : Json{{"none", report.filler_error.empty() ? "--no-filler" : report.filler_error}}}};
   doc["peers_built"] = report.peers_built;
   doc["copy"] = Json{{"before", copy_json(report.copy_before)}, {"after", copy_json(report.copy_after)}};
   doc["command_floor"] = report.floor.error.empty()
@@ -251,6 +261,7 @@ void write_json(const Report& report, std::ostream& out) {
       if (r.ops > 0) c["gops_per_s"] = r.ops / (r.stats.median * 1e3);
       if (copy_gbps > 0 && r.bytes > 0) c["copy_fraction"] = gb_per_s(r) / copy_gbps;
       if (const CaseResult* npp = npp_partner(report, r)) c["speedup_vs_npp"] = npp->stats.median / r.stats.median;
+      if (r.filler_us > 0) c["filler"] = Json{{"us", r.filler_us}, {"host_enqueue_us", r.host_enqueue_us}};
       c["times_us"] = r.times_us;
     }
     cases.push_back(std::move(c));

@@ -26,6 +26,8 @@ struct CaseResult {
   std::string error;    // non-empty: the case failed and has no times
   std::vector<double> times_us;
   Stats stats;
+  double host_enqueue_us = 0;  // median host time to enqueue a run (warm-up), when a filler was used
+  double filler_us = 0;        // the filler before each timed run (0: none)
 };
 
 // A plain device-to-device copy, the bandwidth every case is compared with.
@@ -51,6 +53,8 @@ struct Report {
   std::vector<int> input_sets;  // per size
   CopyResult copy_before, copy_after;
   FloorResult floor;
+  double filler_us_per_step = 0;  // the filler's calibration (0: no filler)
+  std::string filler_error;       // why there is no filler, when one was asked for
   std::vector<CaseResult> cases;
 };
 

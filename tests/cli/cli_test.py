@@ -456,6 +456,31 @@ def group_bench(cli):
             doc = json.load(f)
         if not any(c.get("error") for c in doc.get("cases", [])):
             fail("bench JSON has no error row: %s" % str(doc)[:300])
+    # Each timed run follows the keep_busy filler unless --no-filler; the JSON says which.
+    for extra, want_filler in (([], True), (["--no-filler"], False)):
+        path = cli.o("filler%d.json" % want_filler)
+        p = cli.run(["bench", "convert", "--size", "64x64", "--runs", "3", "--warmup", "1", "--json", path] + extra)
+        if p is None:
+            continue
+        if p.returncode != 0:
+            fail("bench convert %s: exit %d: %s" % (extra, p.returncode, p.stderr[-300:]))
+        with open(path) as f:
+            doc = json.load(f)
+        filler = doc["settings"]["filler"]
+        timed = [c for c in doc["cases"] if c.get("timing") == "device_events"]
+        if not timed:
+            fail("bench convert timed no plinth case: %s" % str(doc)[:300])
+        if want_filler:
+            if not filler.get("us_per_step", 0) > 0:
+                fail("bench without --no-filler calibrated no filler: %r" % filler)
+            for c in timed:
+                if not (c.get("filler", {}).get("us", 0) >= 20 and c["filler"].get("host_enqueue_us", 0) > 0):
+                    fail("a timed case without its filler: %r" % {k: c.get(k) for k in ("variant", "config", "filler")})
+        else:
+            if filler != {"none": "--no-filler"} or any("filler" in c for c in timed):
+                fail("bench --no-filler still used a filler: %r" % filler)
+            if "--no-filler" not in doc["command"]:
+                fail("the JSON's command leaves out --no-filler: %r" % doc["command"])
 
 
 GROUPS = {

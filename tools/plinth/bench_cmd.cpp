@@ -20,6 +20,7 @@ struct Options {
   double max_seconds = 0;
   std::string json;
   bool list = false;
+  bool no_filler = false;
 };
 
 std::vector<Size> parse_sizes(const Options& o) {
@@ -44,6 +45,7 @@ std::string command_line(const Options& o, const Globals& globals) {
   text += " --runs " + std::to_string(o.runs) + " --warmup " + std::to_string(o.warmup);
   if (o.sets > 0) text += " --sets " + std::to_string(o.sets);
   if (o.max_seconds > 0) text += " --max-seconds " + std::to_string(o.max_seconds);
+  if (o.no_filler) text += " --no-filler";
   if (!o.json.empty()) text += " --json " + o.json;
   return text;
 }
@@ -66,6 +68,7 @@ void run(const Options& o, Globals& globals) {
   options.input_sets = o.sets;
   options.max_case_seconds = o.max_case_seconds;
   options.max_seconds = o.max_seconds;
+  options.filler = !o.no_filler;
   options.json_path = o.json;
   options.command = command_line(o, globals);
   if (!o.json.empty() && o.json != "-") check_writable(o.json, globals);
@@ -90,6 +93,8 @@ void setup(CLI::App& command, Globals& globals) {
       ->capture_default_str();
   command.add_option("--max-seconds", o->max_seconds, "start no op after this many seconds; the rest become skipped rows");
   command.add_option("--json", o->json, "also write the results as JSON to FILE, or to stdout with -");
+  command.add_flag("--no-filler", o->no_filler,
+                   "time runs without the keep-busy kernel before each (their events then include the host's launch latency where the device outruns it)");
   command.add_flag("--list", o->list, "list the registered ops and exit");
   command.callback([o, &globals] { run(*o, globals); });
 }
