@@ -44,13 +44,6 @@ typedef struct {
   int cls, j, n, count;
 } lk_walk;
 
-/* Element q of the walk's class in window coordinates: pairs (q = row * chunks + chunk) give the
- * first column of the pair, the tail (q in the tail's row-major order) its element. */
-INLINE int2 walk_element(lk_walk w, int q, int chunks, int tail, int tail_w) {
-  if (w.cls < 4) return VEC2(int2, 8 * (q % chunks) + w.cls, q / chunks);
-  return VEC2(int2, tail + q % tail_w, q / tail_w);
-}
-
 /* J's window at corner (jx, jy) as 2x2 byte words, column-major (element (x, y) at x * win_h + y,
  * so that a work-item's stores of its column are consecutive words): work-item x takes column x,
  * 8 rows of loads in flight at a time (each load of a warp one contiguous run of a row). */
@@ -88,12 +81,25 @@ INLINE int quad_diff(uint q, int wxy, int wzw, int c) { return dp2a_hi(wzw, q, d
 INLINE void build_records(CONST_IMAGE_PARAM(uchar, I), CONST_IMAGE_PARAM(short, dI), int ipx, int ipy, int4 wp,
                           LOCAL int4* rec, LOCAL uint* woff, lk_walk w, int lid, int steps, int win_w, int win_h) {
   const int chunks = win_w / 8, tail = 8 * chunks, tail_w = win_w - tail;
-  for (int t = 0; t < steps; ++t) {
-    const int q = w.cls < 4 ? w.j + t * w.n : 2 * (w.j + t * w.n); /* the step's first element */
+  /* The step's first element q as (row y, r) of the class's row of `row` elements, advanced by
+   * the class's stride without divisions (one division each, before the loop). */
+  const int row = w.cls < 4 ? chunks : tail_w, per_step = w.cls < 4 ? 1 : 2;
+  const int stride = per_step * w.n, row1 = max(row, 1);
+  const int dy = stride / row1, dr = stride - dy * row1;
+  int q = per_step * w.j, y = q / row1, r = q - y * row1;
+  for (int t = 0; t < steps; ++t, q += stride) {
     const bool va = w.cls < 5 && q < w.count;
     const bool vb = va && (w.cls < 4 || q + 1 < w.count);
-    const int2 ea = va ? walk_element(w, q, chunks, tail, tail_w) : VEC2(int2, 0, 0);
-    const int2 eb = w.cls < 4 ? VEC2(int2, ea.x + 4, ea.y) : (vb ? walk_element(w, q + 1, chunks, tail, tail_w) : ea);
+    const int xa = w.cls < 4 ? 8 * r + w.cls : tail + r;
+    const bool wrap = w.cls >= 4 && r + 1 == tail_w;
+    const int2 ea = va ? VEC2(int2, xa, y) : VEC2(int2, 0, 0);
+    const int2 eb = w.cls < 4 ? VEC2(int2, ea.x + 4, ea.y) : (vb ? (wrap ? VEC2(int2, tail, y + 1) : VEC2(int2, xa + 1, y)) : ea);
+    r += dr;
+    y += dy;
+    if (r >= row1) {
+      r -= row1;
+      ++y;
+    }
     int4 r = SPLAT(int4, 0);
     if (va) {
       const int ia = sample_image(I, I_offset, I_step, ipx + ea.x, ipy + ea.y, wp);
