@@ -31,9 +31,9 @@ constexpr std::array<MethodInfo, 6> kMethods{{
 constexpr std::size_t kGroup = 64;
 constexpr std::size_t kPointGroup = 32;              // LK_GROUP in kernels/pyr_lk.cl
 constexpr std::size_t kMaxPatchBytes = 24 * 1024;  // local memory of one point's window samples and terms
-// opencv_int_sums' local memory (records, staged window, terms): below the 48 KiB a CUDA launch
+// opencv_int_sums' local memory (records, staged window, terms): with the static arrays below the 48 KiB a CUDA launch
 // takes without opting in.
-constexpr std::size_t kMaxRecordsBytes = 40 * 1024;
+constexpr std::size_t kMaxRecordsBytes = 46 * 1024;  // 41x41 takes 41,284
 // opencv_int_sums: a work-item's integer sums of up to this many products (each |diff * Ix| <=
 // 8160 * 4080) stay below 2^31.
 constexpr int kMaxClassElements = 60;
