@@ -709,6 +709,18 @@ INLINE void lk_group_level(int npoints, int level, int max_level, int use_initia
       min_eig_threshold, cols, rows, I, I_offset, I_step, dI, dI_offset, dI_step, J, J_offset, J_step, prev_pts,         \
       prev_pts_offset, next_pts, next_pts_offset, status, status_offset, err, err_offset, patch, terms
 
+#include "pyr_lk_records.h"
+#define LK_RECORDS_PARAMS                                                                                                \
+  int npoints, int level, int max_level, int use_initial_flow, int get_min_eig, int has_err, int win_w, int win_h,      \
+      int max_count, double epsilon_sq, float min_eig_threshold, int cols, int rows, CONST_IMAGE_PARAM(uchar, I),        \
+      CONST_IMAGE_PARAM(short, dI), CONST_IMAGE_PARAM(uchar, J), CONST_ARRAY_PARAM(float, prev_pts),                     \
+      ARRAY_PARAM(float, next_pts), ARRAY_PARAM(uchar, status), ARRAY_PARAM(float, err), LOCAL_PARAM(int4, rec),        \
+      LOCAL_PARAM(int4, terms)
+#define LK_RECORDS_ARGS                                                                                                  \
+  npoints, level, max_level, use_initial_flow, get_min_eig, has_err, win_w, win_h, max_count, epsilon_sq,               \
+      min_eig_threshold, cols, rows, I, I_offset, I_step, dI, dI_offset, dI_step, J, J_offset, J_step, prev_pts,         \
+      prev_pts_offset, next_pts, next_pts_offset, status, status_offset, err, err_offset, rec, terms
+
 /* Every b chain summed in OpenCV's order (method opencv). */
 KERNEL REQD_GROUP_SIZE(LK_GROUP, 1, 1) void pyr_lk_level_group(LK_GROUP_PARAMS) {
   LOCAL_MEM float sums[16];
@@ -718,12 +730,12 @@ KERNEL REQD_GROUP_SIZE(LK_GROUP, 1, 1) void pyr_lk_level_group(LK_GROUP_PARAMS) 
 
 /* The b chains as integer sums where that is proven exact (method opencv_int_sums); tail_lanes:
  * the work-items given the scalar tail's elements (the host balances the classes). */
-KERNEL REQD_GROUP_SIZE(LK_GROUP, 1, 1) void pyr_lk_level_int_sums(LK_GROUP_PARAMS, int tail_lanes) {
+KERNEL REQD_GROUP_SIZE(LK_GROUP, 1, 1) void pyr_lk_level_int_sums(LK_RECORDS_PARAMS, int tail_lanes, int steps) {
   LOCAL_MEM float sums[16];
   LOCAL_MEM int parts[LK_GROUP];
   LOCAL_MEM int red[4 * LK_GROUP];
   LOCAL_MEM int exact[16];
-  lk_group_level(LK_GROUP_ARGS, sums, parts, red, exact, 1, tail_lanes);
+  lk_records_level(LK_RECORDS_ARGS, sums, parts, red, exact, tail_lanes, steps);
 }
 
 /* Method opencv_fused: opencv_int_sums for levels top .. 0 (top < LK_FUSED_LEVELS) in one launch:
@@ -742,7 +754,7 @@ KERNEL REQD_GROUP_SIZE_RESIDENT(LK_GROUP, LK_RESIDENT) void pyr_lk_levels_int_su
     int npoints, int top, int max_level, int use_initial_flow, int get_min_eig, int has_err, int win_w, int win_h,
     int max_count, double epsilon_sq, float min_eig_threshold, LK_LEVEL_PARAMS(0), LK_LEVEL_PARAMS(1), LK_LEVEL_PARAMS(2),
     LK_LEVEL_PARAMS(3), CONST_ARRAY_PARAM(float, prev_pts), ARRAY_PARAM(float, next_pts), ARRAY_PARAM(uchar, status),
-    ARRAY_PARAM(float, err), LOCAL_PARAM(short, patch), LOCAL_PARAM(float, terms), int tail_lanes) {
+    ARRAY_PARAM(float, err), LOCAL_PARAM(int4, rec), LOCAL_PARAM(int4, terms), int tail_lanes, int steps) {
   LOCAL_MEM float sums[16];
   LOCAL_MEM int parts[LK_GROUP];
   LOCAL_MEM int red[4 * LK_GROUP];
@@ -759,6 +771,6 @@ KERNEL REQD_GROUP_SIZE_RESIDENT(LK_GROUP, LK_RESIDENT) void pyr_lk_levels_int_su
     const int J_offset = LK_PICK(J, _offset), J_step = LK_PICK(J, _step);
     const int cols = LK_PICK(cols, ), rows = LK_PICK(rows, );
 #undef LK_PICK
-    lk_group_level(LK_GROUP_ARGS, sums, parts, red, exact, 1, tail_lanes);
+    lk_records_level(LK_RECORDS_ARGS, sums, parts, red, exact, tail_lanes, steps);
   }
 }
