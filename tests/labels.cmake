@@ -9,7 +9,7 @@ set(plinth_fast_tests
   "^(Npy|ImageFiles|Writers|OutputFiles|ProgramCacheFiles|DeviceMemory)\\."
   "^Arithm\\.(SaturationAtTheLimits|InPlace|SynchronousForms)$"
   "^Pyramid\\.TinyImagesKeepShrinkingToOnePixel$" "^CascadeXml\\." "^OpsCoreApi\\."
-  "^Backend\\.EventsWithAndWithoutTiming$"
+  "^Backend\\.EventsWithAndWithoutTiming$" "^KeepBusy\\."
   "^CubinStore\\.(IndexParses|EntriesUnder|ATruncated|NotAnElf|AMalformed|PlinthCubinDir)")
 foreach(test IN LISTS plinth_tests_TESTS plinth_cascade_tests_TESTS plinth_jpeg_tests_TESTS)
   foreach(pattern IN LISTS plinth_fast_tests)

@@ -459,17 +459,17 @@ def group_bench(cli):
     # Each timed run follows the keep_busy filler unless --no-filler; the JSON says which.
     for extra, want_filler in (([], True), (["--no-filler"], False)):
         path = cli.o("filler%d.json" % want_filler)
-        p = cli.run(["bench", "convert", "--size", "64x64", "--runs", "3", "--warmup", "1", "--json", path] + extra)
+        p = cli.run(["bench", "compact", "--size", "64x64", "--runs", "3", "--warmup", "1", "--json", path] + extra)
         if p is None:
             continue
         if p.returncode != 0:
-            fail("bench convert %s: exit %d: %s" % (extra, p.returncode, p.stderr[-300:]))
+            fail("bench compact %s: exit %d: %s" % (extra, p.returncode, p.stderr[-300:]))
         with open(path) as f:
             doc = json.load(f)
         filler = doc["settings"]["filler"]
         timed = [c for c in doc["cases"] if c.get("timing") == "device_events"]
         if not timed:
-            fail("bench convert timed no plinth case: %s" % str(doc)[:300])
+            fail("bench compact timed no plinth case: %s" % str(doc)[:300])
         if want_filler:
             if not filler.get("us_per_step", 0) > 0:
                 fail("bench without --no-filler calibrated no filler: %r" % filler)
