@@ -310,142 +310,19 @@ INLINE float chain_sum(LOCAL const float* c, int len) {
   return acc;
 }
 
-/* ---- Integer sums of b (pyr_lk_level_int_sums) ------------------------------------------------
+/* ---- Integer sums (pyr_lk_level_int_sums, pyr_lk_levels_int_sums; kernels/pyr_lk_records.h) ----
  * Each of OpenCV's b chains adds integer terms t_i (for a lane pair the int sum of two products
  * diff * Ix of columns 8c + k and 8c + k + 4, for the scalar tail one product) converted to float,
  * one by one from 0. While every partial sum is an integer of magnitude <= 2^24 every conversion
  * and every addition is exact, so the chain's float is the exact integer sum, whatever the order.
  * Any partial sum lies in [-N, P], P the sum of the chain's positive terms and N that of its
  * negative ones, so P <= 2^24 and N <= 2^24 prove a chain exact. The window's terms are dealt out
- * by chain class (lane pair k = 0..3: the terms (row y, chunk c); the tail: (row y, column)):
- * work-items [0, 4 class_lanes) take class lid / class_lanes, the next tail_lanes the tail, so
- * each keeps the integer sums of one class in registers: P and -N of the terms of Ix and of Iy.
- * Each work-item also stores its terms as floats where pyr_lk_level_group's terms pass would, so
- * that a chain not proven exact is summed in OpenCV's order right away. */
+ * by chain class (lane pair k = 0..3; the tail): work-items [0, 4 class_lanes) take class
+ * lid / class_lanes, the next tail_lanes the tail, so each keeps the integer sums of one class in
+ * registers: P and -N of the terms of Ix and of Iy. A chain not proven exact is summed in
+ * OpenCV's order right away (ordered_chain in pyr_lk_records.h). */
 #define LK_EXACT_LIMIT (1 << 24)
 #define LK_LANE_CLAMP (1 << 25) /* per work-item sums are clamped here: 32 of them stay below 2^31 */
-
-/* The bytes of J that an iteration's bilinear samples read, (win_w + 1) x (win_h + 1) from the
- * window's corner (jx, jy), copied into local memory (row stride win_w + 1): work-item x copies
- * column x, 2 LK_BATCH rows at a time, so that every load of a warp reads one contiguous run of a
- * row. The samples then read local memory, one wavefront a load where J's scattered byte loads
- * took one per cache line they touched (L1 was the limit: docs/tracking.md). */
-INLINE void stage_window(CONST_IMAGE_PARAM(uchar, J), int jx, int jy, LOCAL uchar* pJ, int lid, int win_w, int win_h) {
-  const int jw = win_w + 1, jh = win_h + 1;
-  for (int x = lid; x < jw; x += LK_GROUP) {
-    GLOBAL const uchar* src = J + IMAGE_INDEX(J, jx + x, jy);
-    LOCAL uchar* dst = pJ + x;
-    int y = 0;
-    for (; y + 2 * LK_BATCH <= jh; y += 2 * LK_BATCH) {
-      uchar v[2 * LK_BATCH];
-      UNROLL for (int k = 0; k < 2 * LK_BATCH; ++k) {
-        v[k] = *src;
-        src += J_step;
-      }
-      UNROLL for (int k = 0; k < 2 * LK_BATCH; ++k) {
-        *dst = v[k];
-        dst += jw;
-      }
-    }
-    for (; y < jh; ++y) {
-      *dst = *src;
-      src += J_step;
-      dst += jw;
-    }
-  }
-}
-
-/* sample_image on the staged window: element (x, y) of the window, row stride s = win_w + 1. */
-INLINE int sample_staged(LOCAL const uchar* pJ, int x, int y, int s, int4 w) {
-  const int i = y * s + x;
-  return descale(pJ[i] * w.x + pJ[i + 1] * w.y + pJ[i + s] * w.z + pJ[i + s + 1] * w.w, W_BITS - 5);
-}
-
-/* This work-item's share of the integer sums of its class, into red (4 x LK_GROUP ints, each
- * clamped to +-LK_LANE_CLAMP). cls 0-3: lane pair class, 4: the tail, 5: idle; j: this work-item's
- * index among the class's `stride`. Every step takes two window elements, so that all work-items
- * of a warp run the same number of steps: a lane pair's (row y, chunk c: columns 8c + cls and
- * 8c + cls + 4), or two consecutive tail elements (in the tail's row-major order).
- *  - a_terms: the template's products Ix*^2, Ix* Iy*, Iy*^2 (each its own term of A's chains):
- *    red rows P11, P12, -N12, P22;
- *  - else the b terms of the window staged in pJ (weights w): a lane pair's term is the int
- *    sum of the two products diff * Ix* (diff * Iy*); red rows P, -N of the Ix terms, of the Iy
- *    terms. The terms are also stored as floats (terms, the layout of the ordered chains).
- * N is kept as the plain sum S and taken as S - P at the end (one addition a term instead of a
- * min and an addition; 1.6% faster at 100k points on the H100). */
-INLINE void class_sums(LOCAL const uchar* pJ, int4 w, LOCAL const short* pI, LOCAL const short* pX,
-                       LOCAL const short* pY, LOCAL float* terms, LOCAL int* red, int lid, int cls, int j, int stride,
-                       int win_w, int win_h, const int a_terms) {
-  const int chunks = win_w / 8, tail = 8 * chunks, tail_w = win_w - tail;
-  const int lb = win_h * chunks, lt = win_h * tail_w;
-  const bool pair = cls < 4;
-  const int row = pair ? chunks : tail_w; /* the class's elements per window row */
-  int s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-  if (cls < 5 && row > 0) {
-    /* Element q = y * row + r of the class (pairs: term q; tail: term q, two per step), advanced
-     * by `step` without divisions. */
-    const int per_step = pair ? 1 : 2, step = per_step * stride, count = win_h * row;
-    const int dy = step / row, dr = step - dy * row;
-    int q = per_step * j, y = q / row, r = q - (q / row) * row;
-    LOCAL float* tx_out = pair ? terms + 2 * cls * lb : terms + 8 * lb;
-    LOCAL float* ty_out = pair ? terms + (2 * cls + 1) * lb : terms + 8 * lb + lt;
-    for (; q < count; q += step) {
-      const int xa = pair ? 8 * r + cls : tail + r;
-      /* The second element: the pair's column + 4, or the next tail element (wrapping to the
-       * next row; past the last one it reads the window's last pixel and keeps nothing). */
-      const bool wrap = !pair && r + 1 == tail_w;
-      const bool second = pair || q + 1 < count;
-      const int xb = pair ? xa + 4 : (wrap ? tail : xa + 1), yb = wrap && second ? y + 1 : y;
-      const int ea = y * win_w + xa, eb = yb * win_w + xb;
-      if (a_terms) {
-        const int gxa = pX[ea], gya = pY[ea], gxb = second ? pX[eb] : 0, gyb = second ? pY[eb] : 0;
-        const int ca = gxa * gya, cb = gxb * gyb;
-        s0 += gxa * gxa + gxb * gxb;
-        s1 += max(ca, 0) + max(cb, 0);
-        s2 += ca + cb;
-        s3 += gya * gya + gyb * gyb;
-      } else {
-        const int da = sample_staged(pJ, xa, y, win_w + 1, w) - pI[ea];
-        const int db = sample_staged(pJ, xb, yb, win_w + 1, w) - pI[eb];
-        int ta = da * pX[ea], tb = second ? db * pX[eb] : 0;
-        int ua = da * pY[ea], ub = second ? db * pY[eb] : 0;
-        if (pair) {
-          ta += tb;
-          tb = 0;
-          ua += ub;
-          ub = 0;
-        }
-        tx_out[q] = (float)ta;
-        ty_out[q] = (float)ua;
-        if (!pair && second) {
-          tx_out[q + 1] = (float)tb;
-          ty_out[q + 1] = (float)ub;
-        }
-        s0 += max(ta, 0) + max(tb, 0);
-        s2 += max(ua, 0) + max(ub, 0);
-        s1 += ta + tb;
-        s3 += ua + ub;
-      }
-      r += dr;
-      y += dy;
-      if (r >= row) {
-        r -= row;
-        ++y;
-      }
-    }
-  }
-  /* The plain sums S to N = S - P. */
-  if (a_terms) {
-    s2 -= s1;
-  } else {
-    s1 -= s0;
-    s3 -= s2;
-  }
-  red[lid] = clamp(s0, -LK_LANE_CLAMP, LK_LANE_CLAMP);
-  red[LK_GROUP + lid] = clamp(s1, -LK_LANE_CLAMP, LK_LANE_CLAMP);
-  red[2 * LK_GROUP + lid] = clamp(s2, -LK_LANE_CLAMP, LK_LANE_CLAMP);
-  red[3 * LK_GROUP + lid] = clamp(s3, -LK_LANE_CLAMP, LK_LANE_CLAMP);
-}
 
 /* Chain c's integer sum from red: the work-items first .. first + count - 1, P in row ip, -N in row
  * in (none if in < 0). exact[c]: proven exact (P, N <= 2^24); sums[c]: its float, exact when proven. */
@@ -460,14 +337,13 @@ INLINE void prove_chain(LOCAL const int* red, int first, int count, int ip, int 
   sums[c] = (float)(pos + neg);
 }
 
-/* Pyramidal LK for one level, a work-group per point; int_sums selects the integer b sums above
- * (the two kernels below are this body with int_sums fixed). */
+/* Pyramidal LK for one level, a work-group per point (method opencv). */
 INLINE void lk_group_level(int npoints, int level, int max_level, int use_initial_flow, int get_min_eig, int has_err,
                            int win_w, int win_h, int max_count, double epsilon_sq, float min_eig_threshold, int cols,
                            int rows, CONST_IMAGE_PARAM(uchar, I), CONST_IMAGE_PARAM(short, dI), CONST_IMAGE_PARAM(uchar, J),
                            CONST_ARRAY_PARAM(float, prev_pts), ARRAY_PARAM(float, next_pts), ARRAY_PARAM(uchar, status),
                            ARRAY_PARAM(float, err), LOCAL short* patch, LOCAL float* terms, LOCAL float* sums,
-                           LOCAL int* parts, LOCAL int* red, LOCAL int* exact, const int int_sums, int tail_lanes) {
+                           LOCAL int* parts) {
   const int p = GROUP_ID(0);
   const int lid = LOCAL_ID(0);
   const int area = win_w * win_h;
@@ -517,11 +393,6 @@ INLINE void lk_group_level(int npoints, int level, int max_level, int use_initia
   const int4 wp = bilinear_weights(prev_x - (float)ipx, prev_y - (float)ipy);
   const int chunks = win_w / 8, tail = 8 * chunks, tail_w = win_w - tail;
   const int lb = win_h * chunks, lt = win_h * tail_w; /* lengths of the b chains */
-  /* int_sums: this work-item's chain class and its index among the class's work-items. */
-  const int class_lanes = chunks > 0 ? (LK_GROUP - tail_lanes) / 4 : 0;
-  const int cls = lid < 4 * class_lanes ? lid / class_lanes : (lid < 4 * class_lanes + tail_lanes ? 4 : 5);
-  const int cls_j = cls < 4 ? lid - cls * class_lanes : lid - 4 * class_lanes;
-  const int cls_stride = cls < 4 ? class_lanes : tail_lanes;
 
   const int x0 = lid % win_w, y0 = lid / win_w; /* this work-item's first window element */
   for (int e0 = lid, x = x0, y = y0; e0 < area; e0 += LK_BATCH * LK_GROUP) {
@@ -548,19 +419,7 @@ INLINE void lk_group_level(int npoints, int level, int max_level, int use_initia
    * after row; 12-14: the scalar tail sums of A11, A12, A22. One loop for both kinds (only the
    * walk differs), so that a warp does not run them one after the other. Each product is exact in
    * float (|Ix* Iy*| <= 4080^2 < 2^24), so the int product converted equals OpenCV's float one. */
-  if (int_sums) {
-    /* A's chains as integer sums where proven exact (as b's, below): chain c < 12 is class c % 4,
-     * 12-14 the tail's; rows of red: P11, P12, -N12, P22. */
-    class_sums(0, wp, pI, pX, pY, terms, red, lid, cls, cls_j, cls_stride, win_w, win_h, 1);
-    BARRIER_LOCAL();
-    if (lid < 15) {
-      const int q = lid < 12 ? lid / 4 : lid - 12;
-      prove_chain(red, lid < 12 ? (lid % 4) * class_lanes : 4 * class_lanes, lid < 12 ? class_lanes : tail_lanes,
-                  q == 0 ? 0 : (q == 1 ? 1 : 3), q == 1 ? 2 : -1, sums, exact, lid);
-    }
-    BARRIER_LOCAL();
-  }
-  if (lid < 15 && !(int_sums && exact[lid] != 0)) {
+  if (lid < 15) {
     const bool lane = lid < 12;
     const int k = lid % 4, q = lane ? lid / 4 : lid - 12;
     LOCAL const short* fa = q == 2 ? pY : pX;
@@ -580,7 +439,7 @@ INLINE void lk_group_level(int npoints, int level, int max_level, int use_initia
   const float A11 = (sums[12] + reduce4(VEC4(float4, sums[0], sums[1], sums[2], sums[3]))) * FLT_SCALE;
   const float A12 = (sums[13] + reduce4(VEC4(float4, sums[4], sums[5], sums[6], sums[7]))) * FLT_SCALE;
   const float A22 = (sums[14] + reduce4(VEC4(float4, sums[8], sums[9], sums[10], sums[11]))) * FLT_SCALE;
-  BARRIER_LOCAL(); /* sums and exact are reused below */
+  BARRIER_LOCAL(); /* sums is reused below */
 
   float D = A11 * A22 - A12 * A12;
   const float min_eig = min_eigenvalue(A11, A12, A22, win_w, win_h);
@@ -606,60 +465,36 @@ INLINE void lk_group_level(int npoints, int level, int max_level, int use_initia
       break;
     }
     const int4 wn = bilinear_weights(next_x - (float)inx, next_y - (float)iny);
-    bool ordered = true; /* some chain must be summed in OpenCV's order */
-    if (int_sums) {
-      /* pD is free in this method until err: it holds the staged window of J ((w + 1)(h + 1) bytes
-       * <= the 2 w h of pD, since (w - 1)(h - 1) >= 2 for the windows of at least 3x3 that
-       * calc_optical_flow_pyr_lk takes). */
-      stage_window(J, J_offset, J_step, inx, iny, (LOCAL uchar*)pD, lid, win_w, win_h);
-      BARRIER_LOCAL();
-      class_sums((LOCAL const uchar*)pD, wn, pI, pX, pY, terms, red, lid, cls, cls_j, cls_stride, win_w, win_h, 0);
-      BARRIER_LOCAL();
-      /* Chain c < 8: class c / 2, diff * Ix (c even) or diff * Iy; 8, 9: the tail's. */
-      if (lid < 10) {
-        const int comp = lid < 8 ? (lid & 1) : lid - 8;
-        prove_chain(red, lid < 8 ? (lid >> 1) * class_lanes : 4 * class_lanes, lid < 8 ? class_lanes : tail_lanes, 2 * comp,
-                    2 * comp + 1, sums, exact, lid);
+    (void)window_differences(J, J_offset, J_step, inx, iny, wn, pI, pD, lid, x0, y0, win_w, win_h);
+    BARRIER_LOCAL();
+    /* The terms of the b chains, element by element. Chains 0-7: OpenCV's b lanes (pair k of
+     * columns 8c + k, 8c + k + 4, made at column 8c + k; Ix in chain 2k, Iy in 2k + 1), lb
+     * terms each, row after row and chunk after chunk; 8-9: the scalar tail sums of b1, b2, lt
+     * terms each, row after row. */
+    for (int e = lid, x = x0, y = y0; e < area; e += LK_GROUP) {
+      if (x >= tail) {
+        const int t = y * tail_w + (x - tail);
+        terms[8 * lb + t] = (float)(pD[e] * pX[e]);
+        terms[8 * lb + lt + t] = (float)(pD[e] * pY[e]);
+      } else if ((x & 7) < 4) {
+        const int k = x & 7, t = y * chunks + (x >> 3);
+        terms[2 * k * lb + t] = (float)(pD[e] * pX[e] + pD[e + 4] * pX[e + 4]);
+        terms[(2 * k + 1) * lb + t] = (float)(pD[e] * pY[e] + pD[e + 4] * pY[e + 4]);
       }
-      BARRIER_LOCAL();
-      ordered = false;
-      for (int c = 0; c < 10; ++c) ordered = ordered || exact[c] == 0;
-    } else {
-      (void)window_differences(J, J_offset, J_step, inx, iny, wn, pI, pD, lid, x0, y0, win_w, win_h);
-      BARRIER_LOCAL();
+      next_element(&x, &y, win_w);
     }
-    if (ordered && !int_sums) {
-      /* The terms of the b chains, element by element. Chains 0-7: OpenCV's b lanes (pair k of
-       * columns 8c + k, 8c + k + 4, made at column 8c + k; Ix in chain 2k, Iy in 2k + 1), lb
-       * terms each, row after row and chunk after chunk; 8-9: the scalar tail sums of b1, b2, lt
-       * terms each, row after row. (int_sums: class_sums stored them.) */
-      for (int e = lid, x = x0, y = y0; e < area; e += LK_GROUP) {
-        if (x >= tail) {
-          const int t = y * tail_w + (x - tail);
-          terms[8 * lb + t] = (float)(pD[e] * pX[e]);
-          terms[8 * lb + lt + t] = (float)(pD[e] * pY[e]);
-        } else if ((x & 7) < 4) {
-          const int k = x & 7, t = y * chunks + (x >> 3);
-          terms[2 * k * lb + t] = (float)(pD[e] * pX[e] + pD[e + 4] * pX[e + 4]);
-          terms[(2 * k + 1) * lb + t] = (float)(pD[e] * pY[e] + pD[e + 4] * pY[e + 4]);
-        }
-        next_element(&x, &y, win_w);
-      }
-      BARRIER_LOCAL();
+    BARRIER_LOCAL();
+    /* One loop for both kinds of chain (only its length differs), so the work-items of a warp do
+     * not take two paths one after the other. */
+    if (lid < 10) {
+      const bool lane = lid < 8;
+      sums[lid] = chain_sum(terms + (lane ? lid * lb : 8 * lb + (lid - 8) * lt), lane ? lb : lt);
     }
-    if (ordered) {
-      /* One loop for both kinds of chain (only its length differs), so the work-items of a warp
-       * do not take two paths one after the other. */
-      if (lid < 10 && !(int_sums && exact[lid] != 0)) {
-        const bool lane = lid < 8;
-        sums[lid] = chain_sum(terms + (lane ? lid * lb : 8 * lb + (lid - 8) * lt), lane ? lb : lt);
-      }
-      BARRIER_LOCAL();
-    }
+    BARRIER_LOCAL();
     /* sums 0-3 are the lanes of OpenCV's qb0 (pairs 0, 1), 4-7 those of qb1 (pairs 2, 3). */
     const float4 s = VEC4(float4, sums[0], sums[1], sums[2], sums[3]) + VEC4(float4, sums[4], sums[5], sums[6], sums[7]);
     const float b1 = (sums[8] + (s.x + s.z)) * FLT_SCALE, b2 = (sums[9] + (s.y + s.w)) * FLT_SCALE;
-    BARRIER_LOCAL(); /* sums, exact and pD are rewritten by the next iteration */
+    BARRIER_LOCAL(); /* sums and pD are rewritten by the next iteration */
     if (lk_update(b1, b2, A11, A12, A22, D, half_x, half_y, j, epsilon_sq, &next_x, &next_y, &out_x, &out_y, &prev_dx, &prev_dy)) break;
   }
   if (writer) {
@@ -714,23 +549,26 @@ INLINE void lk_group_level(int npoints, int level, int max_level, int use_initia
   int npoints, int level, int max_level, int use_initial_flow, int get_min_eig, int has_err, int win_w, int win_h,      \
       int max_count, double epsilon_sq, float min_eig_threshold, int cols, int rows, CONST_IMAGE_PARAM(uchar, I),        \
       CONST_IMAGE_PARAM(short, dI), CONST_IMAGE_PARAM(uchar, J), CONST_ARRAY_PARAM(float, prev_pts),                     \
-      ARRAY_PARAM(float, next_pts), ARRAY_PARAM(uchar, status), ARRAY_PARAM(float, err), LOCAL_PARAM(int4, rec),        \
-      LOCAL_PARAM(int4, terms)
+      ARRAY_PARAM(float, next_pts), ARRAY_PARAM(uchar, status), ARRAY_PARAM(float, err), LOCAL_PARAM(int4, rec)
 #define LK_RECORDS_ARGS                                                                                                  \
   npoints, level, max_level, use_initial_flow, get_min_eig, has_err, win_w, win_h, max_count, epsilon_sq,               \
       min_eig_threshold, cols, rows, I, I_offset, I_step, dI, dI_offset, dI_step, J, J_offset, J_step, prev_pts,         \
-      prev_pts_offset, next_pts, next_pts_offset, status, status_offset, err, err_offset, rec, terms
+      prev_pts_offset, next_pts, next_pts_offset, status, status_offset, err, err_offset, rec
 
 /* Every b chain summed in OpenCV's order (method opencv). */
 KERNEL REQD_GROUP_SIZE(LK_GROUP, 1, 1) void pyr_lk_level_group(LK_GROUP_PARAMS) {
   LOCAL_MEM float sums[16];
   LOCAL_MEM int parts[LK_GROUP];
-  lk_group_level(LK_GROUP_ARGS, sums, parts, parts, parts, 0, 0);
+  lk_group_level(LK_GROUP_ARGS, sums, parts);
 }
+
+/* One-warp groups resident on an SM at once (sm_90 holds at most 32 groups, and as many fit in its
+ * shared memory at 21x21: docs/tracking.md): the registers stay within 64 a work-item. */
+#define LK_RESIDENT 32
 
 /* The b chains as integer sums where that is proven exact (method opencv_int_sums); tail_lanes:
  * the work-items given the scalar tail's elements (the host balances the classes). */
-KERNEL REQD_GROUP_SIZE(LK_GROUP, 1, 1) void pyr_lk_level_int_sums(LK_RECORDS_PARAMS, int tail_lanes, int steps) {
+KERNEL REQD_GROUP_SIZE_RESIDENT(LK_GROUP, LK_RESIDENT) void pyr_lk_level_int_sums(LK_RECORDS_PARAMS, int tail_lanes, int steps) {
   LOCAL_MEM float sums[16];
   LOCAL_MEM int parts[LK_GROUP];
   LOCAL_MEM int red[4 * LK_GROUP];
@@ -745,16 +583,13 @@ KERNEL REQD_GROUP_SIZE(LK_GROUP, 1, 1) void pyr_lk_level_int_sums(LK_RECORDS_PAR
  * by all at the next level: the barrier between the levels orders that. Levels above top are not
  * read (the host passes level 0's images there). */
 #define LK_FUSED_LEVELS 4
-/* One-warp groups resident on an SM at once (sm_90 holds at most 32 groups): the registers stay
- * within the 64 a work-item of the per-level kernels has (selecting a level's images takes some). */
-#define LK_RESIDENT 32
 #define LK_LEVEL_PARAMS(n) \
   CONST_IMAGE_PARAM(uchar, I##n), CONST_IMAGE_PARAM(short, dI##n), CONST_IMAGE_PARAM(uchar, J##n), int cols##n, int rows##n
 KERNEL REQD_GROUP_SIZE_RESIDENT(LK_GROUP, LK_RESIDENT) void pyr_lk_levels_int_sums(
     int npoints, int top, int max_level, int use_initial_flow, int get_min_eig, int has_err, int win_w, int win_h,
     int max_count, double epsilon_sq, float min_eig_threshold, LK_LEVEL_PARAMS(0), LK_LEVEL_PARAMS(1), LK_LEVEL_PARAMS(2),
     LK_LEVEL_PARAMS(3), CONST_ARRAY_PARAM(float, prev_pts), ARRAY_PARAM(float, next_pts), ARRAY_PARAM(uchar, status),
-    ARRAY_PARAM(float, err), LOCAL_PARAM(int4, rec), LOCAL_PARAM(int4, terms), int tail_lanes, int steps) {
+    ARRAY_PARAM(float, err), LOCAL_PARAM(int4, rec), int tail_lanes, int steps) {
   LOCAL_MEM float sums[16];
   LOCAL_MEM int parts[LK_GROUP];
   LOCAL_MEM int red[4 * LK_GROUP];

@@ -31,9 +31,9 @@ constexpr std::array<MethodInfo, 6> kMethods{{
 constexpr std::size_t kGroup = 64;
 constexpr std::size_t kPointGroup = 32;              // LK_GROUP in kernels/pyr_lk.cl
 constexpr std::size_t kMaxPatchBytes = 24 * 1024;  // local memory of one point's window samples and terms
-// opencv_int_sums' local memory (records, staged window, terms): with the static arrays below the 48 KiB a CUDA launch
+// opencv_int_sums' local memory (records, staged window): with the static arrays below the 48 KiB a CUDA launch
 // takes without opting in.
-constexpr std::size_t kMaxRecordsBytes = 46 * 1024;  // 41x41 takes 41,284
+constexpr std::size_t kMaxRecordsBytes = 46 * 1024;  // 41x41 takes 22,160 (records_local_bytes)
 // opencv_int_sums: a work-item's integer sums of up to this many products (each |diff * Ix| <=
 // 8160 * 4080) stay below 2^31.
 constexpr int kMaxClassElements = 60;
@@ -56,6 +56,17 @@ std::pair<int, int> int_sums_lanes(Size win) {
     if (2 * steps < best.second) best = {t, 2 * steps};
   }
   return best;
+}
+
+// opencv_int_sums / opencv_fused (kernels/pyr_lk_records.h): the local memory of a work-group, the
+// records (one 16-byte record a step of each work-item) and the staged window (a 4-byte word an
+// element, and past it the words that the last steps of class 3's second elements and the tail's
+// read: their records are zeros, the words need only exist). steps: a work-item's steps.
+std::size_t records_local_bytes(Size win, int tail_lanes, int steps) {
+  const int chunks = win.width / 8, lb = chunks * win.height;
+  const int class_lanes = chunks > 0 ? (static_cast<int>(kPointGroup) - tail_lanes) / 4 : 0;
+  const int words = std::max({win.width * win.height, 7 * lb + steps * class_lanes, 8 * lb + 2 * steps * tail_lanes});
+  return 16 * kPointGroup * static_cast<std::size_t>(steps) + 4 * static_cast<std::size_t>(words);
 }
 
 void check_points(Queue& queue, const DeviceArray& a, std::int64_t n, Format format, const char* op, const char* arg) {
@@ -178,13 +189,11 @@ Event calc_optical_flow_pyr_lk(Queue& queue, const OpticalFlowPyramid& prev, con
                           (local_memory == 0 || patch_bytes + terms_bytes + 1024 <= local_memory);
   const auto [tail_lanes, class_share] = int_sums_lanes(params.win_size);
   // opencv_int_sums / opencv_fused (kernels/pyr_lk_records.h): every work-item makes `steps` steps
-  // of two elements; local memory: a 16-byte template record and a 4-byte pair of staged-window
-  // indices a step, the staged window (4 bytes an element) and the 16-byte terms of a step.
-  const std::size_t steps = static_cast<std::size_t>(class_share / 2);
-  const std::size_t records_bytes = (16 + 4) * kPointGroup * steps + 4 * win_w * win_h;
-  const std::size_t step_terms_bytes = 16 * kPointGroup * steps;
-  const bool int_sums_fits = class_share <= kMaxClassElements && records_bytes + step_terms_bytes <= kMaxRecordsBytes &&
-                             (local_memory == 0 || records_bytes + step_terms_bytes + 1024 <= local_memory);
+  // of two elements; local memory: the records and the staged window (21x21: 3,584 + 1,792 bytes).
+  const int steps = class_share / 2;
+  const std::size_t records_bytes = records_local_bytes(params.win_size, tail_lanes, steps);
+  const bool int_sums_fits = class_share <= kMaxClassElements && records_bytes <= kMaxRecordsBytes &&
+                             (local_memory == 0 || records_bytes + 1024 <= local_memory);
   // automatic on GPUs: where the integer sums apply, opencv_fused for fewer points than one round
   // of resident work-groups (132 SMs x 32 on the H100) and opencv_int_sums for more; else opencv
   // where its local memory fits, else opencv_item. Measured on the H100 (CUDA, 1920x1080, 21x21,
@@ -264,7 +273,7 @@ Event calc_optical_flow_pyr_lk(Queue& queue, const OpticalFlowPyramid& prev, con
     add_images(launch, L);
     add_outputs(launch);
     if (int_sums_method) {
-      launch.local(records_bytes).local(step_terms_bytes).arg(tail_lanes).arg(static_cast<int>(steps));
+      launch.local(records_bytes).arg(tail_lanes).arg(steps);
       note(Event(launch.run(group_range, detail::range(kPointGroup))));
     } else if (grouped) {
       launch.local(patch_bytes).local(terms_bytes);
@@ -283,7 +292,7 @@ Event calc_optical_flow_pyr_lk(Queue& queue, const OpticalFlowPyramid& prev, con
       launch.arg(prev.levels[L].width()).arg(prev.levels[L].height());
     }
     add_outputs(launch);
-    launch.local(records_bytes).local(step_terms_bytes).arg(tail_lanes).arg(static_cast<int>(steps));
+    launch.local(records_bytes).arg(tail_lanes).arg(steps);
     note(Event(launch.run(group_range, detail::range(kPointGroup))));
   }
   return Event(first.first(), last.last());
