@@ -2,7 +2,7 @@
 // every run (build_optical_flow_pyramid of prev with derivatives and of next, then the tracker):
 //   OpenCV's algorithm by each of its methods (opencv: ordered chains, opencv_int_sums: integer
 //   sums where exact, opencv_fused: the same in one launch, auto: the one calc_optical_flow_pyr_lk
-//   picks), 10k / 100k / 3300 points,
+//   picks), 10k / 100k / 3300 points, and auto, opencv_int_sums and opencv_fused at 20k and 40k,
 //   21x21, maxLevel 3 (the targets at 1920x1080); opencv_item at 10k points; auto at 10k
 //   points with the pyramids built by method per_level (one launch per step) beside the fused ones;
 //   seed, 3300 points, 16x16, 3 levels of 1/4 size steps (the case study's case at 640x480).
@@ -105,6 +105,10 @@ std::vector<Case> make_cases(Env& env) {
   std::vector<Config> configs;
   for (PyrLkMethod m : {PyrLkMethod::automatic, PyrLkMethod::opencv, PyrLkMethod::opencv_int_sums, PyrLkMethod::opencv_fused}) {
     for (int points : {10000, 100000, 3300}) configs.push_back({m, points, 21, 3});
+  }
+  // Between the counts, where automatic switches from opencv_fused to opencv_int_sums.
+  for (PyrLkMethod m : {PyrLkMethod::automatic, PyrLkMethod::opencv_int_sums, PyrLkMethod::opencv_fused}) {
+    for (int points : {20000, 40000}) configs.push_back({m, points, 21, 3});
   }
   configs.push_back({PyrLkMethod::opencv_item, 10000, 21, 3});
   configs.push_back({PyrLkMethod::automatic, 10000, 21, 3, OpticalFlowPyramidMethod::per_level});

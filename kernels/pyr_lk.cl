@@ -310,17 +310,15 @@ INLINE float chain_sum(LOCAL const float* c, int len) {
   return acc;
 }
 
-/* ---- Integer sums (pyr_lk_level_int_sums, pyr_lk_levels_int_sums; kernels/pyr_lk_records.h) ----
+/* ---- Integer sums (methods opencv_int_sums and opencv_fused, pyr_lk_records.h) ----------------
  * Each of OpenCV's b chains adds integer terms t_i (for a lane pair the int sum of two products
  * diff * Ix of columns 8c + k and 8c + k + 4, for the scalar tail one product) converted to float,
  * one by one from 0. While every partial sum is an integer of magnitude <= 2^24 every conversion
  * and every addition is exact, so the chain's float is the exact integer sum, whatever the order.
  * Any partial sum lies in [-N, P], P the sum of the chain's positive terms and N that of its
- * negative ones, so P <= 2^24 and N <= 2^24 prove a chain exact. The window's terms are dealt out
- * by chain class (lane pair k = 0..3; the tail): work-items [0, 4 class_lanes) take class
- * lid / class_lanes, the next tail_lanes the tail, so each keeps the integer sums of one class in
- * registers: P and -N of the terms of Ix and of Iy. A chain not proven exact is summed in
- * OpenCV's order right away (ordered_chain in pyr_lk_records.h). */
+ * negative ones, so P <= 2^24 and N <= 2^24 prove a chain exact (prove_chain, below, from the
+ * work-items' shares in red); A's chains likewise. How the terms are dealt out and stored:
+ * pyr_lk_records.h. */
 #define LK_EXACT_LIMIT (1 << 24)
 #define LK_LANE_CLAMP (1 << 25) /* per work-item sums are clamped here: 32 of them stay below 2^31 */
 
@@ -337,7 +335,7 @@ INLINE void prove_chain(LOCAL const int* red, int first, int count, int ip, int 
   sums[c] = (float)(pos + neg);
 }
 
-/* Pyramidal LK for one level, a work-group per point (method opencv). */
+/* Pyramidal LK for one level, a work-group per point, every chain summed in OpenCV's order. */
 INLINE void lk_group_level(int npoints, int level, int max_level, int use_initial_flow, int get_min_eig, int has_err,
                            int win_w, int win_h, int max_count, double epsilon_sq, float min_eig_threshold, int cols,
                            int rows, CONST_IMAGE_PARAM(uchar, I), CONST_IMAGE_PARAM(short, dI), CONST_IMAGE_PARAM(uchar, J),
@@ -393,7 +391,6 @@ INLINE void lk_group_level(int npoints, int level, int max_level, int use_initia
   const int4 wp = bilinear_weights(prev_x - (float)ipx, prev_y - (float)ipy);
   const int chunks = win_w / 8, tail = 8 * chunks, tail_w = win_w - tail;
   const int lb = win_h * chunks, lt = win_h * tail_w; /* lengths of the b chains */
-
   const int x0 = lid % win_w, y0 = lid / win_w; /* this work-item's first window element */
   for (int e0 = lid, x = x0, y = y0; e0 < area; e0 += LK_BATCH * LK_GROUP) {
     int vi[LK_BATCH];
@@ -549,11 +546,12 @@ INLINE void lk_group_level(int npoints, int level, int max_level, int use_initia
   int npoints, int level, int max_level, int use_initial_flow, int get_min_eig, int has_err, int win_w, int win_h,      \
       int max_count, double epsilon_sq, float min_eig_threshold, int cols, int rows, CONST_IMAGE_PARAM(uchar, I),        \
       CONST_IMAGE_PARAM(short, dI), CONST_IMAGE_PARAM(uchar, J), CONST_ARRAY_PARAM(float, prev_pts),                     \
-      ARRAY_PARAM(float, next_pts), ARRAY_PARAM(uchar, status), ARRAY_PARAM(float, err), LOCAL_PARAM(int4, rec)
+      ARRAY_PARAM(float, next_pts), ARRAY_PARAM(uchar, status), ARRAY_PARAM(float, err), LOCAL_PARAM(int4, rec),        \
+      LOCAL_PARAM(int4, terms)
 #define LK_RECORDS_ARGS                                                                                                  \
   npoints, level, max_level, use_initial_flow, get_min_eig, has_err, win_w, win_h, max_count, epsilon_sq,               \
       min_eig_threshold, cols, rows, I, I_offset, I_step, dI, dI_offset, dI_step, J, J_offset, J_step, prev_pts,         \
-      prev_pts_offset, next_pts, next_pts_offset, status, status_offset, err, err_offset, rec
+      prev_pts_offset, next_pts, next_pts_offset, status, status_offset, err, err_offset, rec, terms
 
 /* Every b chain summed in OpenCV's order (method opencv). */
 KERNEL REQD_GROUP_SIZE(LK_GROUP, 1, 1) void pyr_lk_level_group(LK_GROUP_PARAMS) {
@@ -562,13 +560,9 @@ KERNEL REQD_GROUP_SIZE(LK_GROUP, 1, 1) void pyr_lk_level_group(LK_GROUP_PARAMS) 
   lk_group_level(LK_GROUP_ARGS, sums, parts);
 }
 
-/* One-warp groups resident on an SM at once (sm_90 holds at most 32 groups, and as many fit in its
- * shared memory at 21x21: docs/tracking.md): the registers stay within 64 a work-item. */
-#define LK_RESIDENT 32
-
 /* The b chains as integer sums where that is proven exact (method opencv_int_sums); tail_lanes:
  * the work-items given the scalar tail's elements (the host balances the classes). */
-KERNEL REQD_GROUP_SIZE_RESIDENT(LK_GROUP, LK_RESIDENT) void pyr_lk_level_int_sums(LK_RECORDS_PARAMS, int tail_lanes, int steps) {
+KERNEL REQD_GROUP_SIZE(LK_GROUP, 1, 1) void pyr_lk_level_int_sums(LK_RECORDS_PARAMS, int tail_lanes, int steps) {
   LOCAL_MEM float sums[16];
   LOCAL_MEM int parts[LK_GROUP];
   LOCAL_MEM int red[4 * LK_GROUP];
@@ -583,13 +577,16 @@ KERNEL REQD_GROUP_SIZE_RESIDENT(LK_GROUP, LK_RESIDENT) void pyr_lk_level_int_sum
  * by all at the next level: the barrier between the levels orders that. Levels above top are not
  * read (the host passes level 0's images there). */
 #define LK_FUSED_LEVELS 4
+/* One-warp groups resident on an SM at once (sm_90 holds at most 32 groups): the registers stay
+ * within the 64 a work-item of the per-level kernels has (selecting a level's images takes some). */
+#define LK_RESIDENT 32
 #define LK_LEVEL_PARAMS(n) \
   CONST_IMAGE_PARAM(uchar, I##n), CONST_IMAGE_PARAM(short, dI##n), CONST_IMAGE_PARAM(uchar, J##n), int cols##n, int rows##n
 KERNEL REQD_GROUP_SIZE_RESIDENT(LK_GROUP, LK_RESIDENT) void pyr_lk_levels_int_sums(
     int npoints, int top, int max_level, int use_initial_flow, int get_min_eig, int has_err, int win_w, int win_h,
     int max_count, double epsilon_sq, float min_eig_threshold, LK_LEVEL_PARAMS(0), LK_LEVEL_PARAMS(1), LK_LEVEL_PARAMS(2),
     LK_LEVEL_PARAMS(3), CONST_ARRAY_PARAM(float, prev_pts), ARRAY_PARAM(float, next_pts), ARRAY_PARAM(uchar, status),
-    ARRAY_PARAM(float, err), LOCAL_PARAM(int4, rec), int tail_lanes, int steps) {
+    ARRAY_PARAM(float, err), LOCAL_PARAM(int4, rec), LOCAL_PARAM(int4, terms), int tail_lanes, int steps) {
   LOCAL_MEM float sums[16];
   LOCAL_MEM int parts[LK_GROUP];
   LOCAL_MEM int red[4 * LK_GROUP];

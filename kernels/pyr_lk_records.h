@@ -6,19 +6,15 @@
  *    8c + k and 8c + k + 4 of a row, or two consecutive elements of the scalar tail); the window's
  *    template is one 16-byte record a step, rec[t * LK_GROUP + lid] = {ca, cb, Ix*a | Ix*b << 16,
  *    Iy*a | Iy*b << 16} with c = 2^8 - 2^9 I* (the descale's rounding and the template folded into
- *    the bilinear sum: (s + 2^8) >> 9 - I* = (s + c) >> 9 exactly). Steps past a class's elements
- *    hold records of zeros (terms 0), so no work-item tests a bound in the loop;
+ *    the bilinear sum: (s + 2^8) >> 9 - I* = (s + c) >> 9 exactly), and woff[same] the two
+ *    elements' indices in the staged window (a table: the loop computes no index). Steps past a class's elements hold records of zeros
+ *    (terms 0), so no work-item tests a bound in the loop;
  *  - an iteration stages J's window as one 32-bit word per element, the 2x2 bytes its bilinear
  *    sample reads (J(x, y), J(x + 1, y), J(x, y + 1), J(x + 1, y + 1)), so that a sample is one
  *    local load and two 16x8-bit dot products (dp2a on NVIDIA) with the weights as 16-bit pairs;
- *  - a class's elements are walked column by column (element f = c * win_h + y: lane pair class k
- *    columns 8c + k and 8c + k + 4, the tail column tail + c), and the staged window is column-major
- *    with its columns permuted (window_column) so that class k's first elements are the words
- *    k * lb + f and its second ones (k + 4) * lb + f, the tail's 8 lb + f: a work-item's staged
- *    words are base + t * stride (+ a fixed offset for the second), no index is stored or loaded;
- *  - nothing else is stored a step: a chain not proven exact (rare) is summed in OpenCV's order by
- *    one work-item, each term recomputed from the records and the staged window (both still in
- *    local memory then) with the same integer arithmetic, converted to float as OpenCV does. */
+ *  - each step stores its integer terms (the fallback's), terms[t * LK_GROUP + lid] = {x1, y1, x2,
+ *    y2}: a lane pair's term in x1 (x2 = 0), the tail's two products in x1, x2; a chain not proven
+ *    exact is summed in OpenCV's order from these, converting each to float as OpenCV does. */
 
 /* c + a.lo16 * b.byte0 + a.hi16 * b.byte1 (lo) or with bytes 2, 3 (hi); a's halves signed (w11 can
  * be -1), b's bytes unsigned. Every partial sum here is below 2^23, so no form overflows. */
@@ -48,19 +44,13 @@ typedef struct {
   int cls, j, n, count;
 } lk_walk;
 
-/* The staged column of window column x: 8c + k -> k chunks + c (the lane pair columns grouped by
- * lane k), the tail's columns (x >= 8 chunks) unmoved. */
-INLINE int window_column(int x, int chunks) { return x < 8 * chunks ? (x & 7) * chunks + (x >> 3) : x; }
-
-/* J's window at corner (jx, jy) as 2x2 byte words, column-major with permuted columns (element
- * (x, y) at window_column(x) * win_h + y, so that a work-item's stores of its column are
- * consecutive words): work-item x takes column x, 8 rows of loads in flight at a time (each load
- * of a warp one contiguous run of a row). */
+/* J's window at corner (jx, jy) as 2x2 byte words, column-major (element (x, y) at x * win_h + y,
+ * so that a work-item's stores of its column are consecutive words): work-item x takes column x,
+ * 8 rows of loads in flight at a time (each load of a warp one contiguous run of a row). */
 INLINE void stage_quads(CONST_IMAGE_PARAM(uchar, J), int jx, int jy, LOCAL uint* quads, int lid, int win_w, int win_h) {
-  const int chunks = win_w >> 3;
   for (int x = lid; x < win_w; x += LK_GROUP) {
     const int src = IMAGE_INDEX(J, jx + x, jy);
-    LOCAL uint* dst = quads + window_column(x, chunks) * win_h;
+    LOCAL uint* dst = quads + x * win_h;
     uint above = (uint)J[src] | ((uint)J[src + 1] << 8);
     int y = 0;
     for (; y + 8 <= win_h; y += 8) {
@@ -89,26 +79,26 @@ INLINE int quad_diff(uint q, int wxy, int wzw, int c) { return dp2a_hi(wzw, q, d
 
 /* The records of the template at corner (ipx, ipy) in I (weights wp), this work-item's steps. */
 INLINE void build_records(CONST_IMAGE_PARAM(uchar, I), CONST_IMAGE_PARAM(short, dI), int ipx, int ipy, int4 wp,
-                          LOCAL int4* rec, lk_walk w, int lid, int steps, int win_w, int win_h) {
-  const int tail = 8 * (win_w / 8);
-  /* The step's first element f as (column c of the class, row y), advanced by the class's stride
-   * without divisions (one division each, before the loop). */
-  const int per_step = w.cls < 4 ? 1 : 2;
-  const int stride = per_step * w.n;
-  const int dc = stride / win_h, dy = stride - dc * win_h;
-  int f = per_step * w.j, c = f / win_h, y = f - c * win_h;
-  for (int t = 0; t < steps; ++t, f += stride) {
-    const bool va = w.cls < 5 && f < w.count;
-    const bool vb = va && (w.cls < 4 || f + 1 < w.count);
-    const int xa = w.cls < 4 ? 8 * c + w.cls : tail + c;
-    const bool wrap = w.cls >= 4 && y + 1 == win_h; /* the tail's second element: the next column's top */
+                          LOCAL int4* rec, LOCAL uint* woff, lk_walk w, int lid, int steps, int win_w, int win_h) {
+  const int chunks = win_w / 8, tail = 8 * chunks, tail_w = win_w - tail;
+  /* The step's first element q as (row y, r) of the class's row of `row` elements, advanced by
+   * the class's stride without divisions (one division each, before the loop). */
+  const int row = w.cls < 4 ? chunks : tail_w, per_step = w.cls < 4 ? 1 : 2;
+  const int stride = per_step * w.n, row1 = max(row, 1);
+  const int dy = stride / row1, dr = stride - dy * row1;
+  int q = per_step * w.j, y = q / row1, r = q - y * row1;
+  for (int t = 0; t < steps; ++t, q += stride) {
+    const bool va = w.cls < 5 && q < w.count;
+    const bool vb = va && (w.cls < 4 || q + 1 < w.count);
+    const int xa = w.cls < 4 ? 8 * r + w.cls : tail + r;
+    const bool wrap = w.cls >= 4 && r + 1 == tail_w;
     const int2 ea = va ? VEC2(int2, xa, y) : VEC2(int2, 0, 0);
-    const int2 eb = w.cls < 4 ? VEC2(int2, ea.x + 4, ea.y) : (vb ? (wrap ? VEC2(int2, xa + 1, 0) : VEC2(int2, xa, y + 1)) : ea);
-    c += dc;
+    const int2 eb = w.cls < 4 ? VEC2(int2, ea.x + 4, ea.y) : (vb ? (wrap ? VEC2(int2, tail, y + 1) : VEC2(int2, xa + 1, y)) : ea);
+    r += dr;
     y += dy;
-    if (y >= win_h) {
-      y -= win_h;
-      ++c;
+    if (r >= row1) {
+      r -= row1;
+      ++y;
     }
     int4 r = SPLAT(int4, 0);
     if (va) {
@@ -126,6 +116,7 @@ INLINE void build_records(CONST_IMAGE_PARAM(uchar, I), CONST_IMAGE_PARAM(short, 
       r.w |= db.y << 16;
     }
     rec[t * LK_GROUP + lid] = r;
+    woff[t * LK_GROUP + lid] = (uint)(ea.x * win_h + ea.y) | ((uint)(eb.x * win_h + eb.y) << 16);
   }
 }
 
@@ -147,26 +138,23 @@ INLINE void records_a_sums(LOCAL const int4* rec, LOCAL int* red, int lid, int s
   red[3 * LK_GROUP + lid] = clamp(s3, -LK_LANE_CLAMP, LK_LANE_CLAMP);
 }
 
-/* A work-item's staged words: step t's first element at pos + t * stride, its second `pair`
- * words on (lane pair classes: 4 lb; the tail: 1; idle work-items read word 0, records of zeros). */
-typedef struct {
-  int pos, stride, pair;
-} lk_stage_walk;
-
-/* An iteration's b terms on the staged window: red rows P, -N of the Ix terms, of the Iy terms. */
-INLINE void records_b_sums(LOCAL const int4* rec, LOCAL const uint* quads, int4 w, lk_stage_walk sw, LOCAL int* red, int lid,
-                           int steps) {
-  const int pair_mask = sw.pair > 1 ? -1 : 0; /* a lane pair class: the two products form one term */
+/* An iteration's b terms on the staged window: red rows P, -N of the Ix terms, of the Iy terms;
+ * the terms into terms (the fallback's). pair_mask: -1 for lane pair classes (the two products
+ * form one term), 0 for the tail and idle work-items. */
+INLINE void records_b_sums(LOCAL const int4* rec, LOCAL const uint* woff, LOCAL const uint* quads, int4 w, LOCAL int4* terms,
+                           LOCAL int* red, int lid, int steps, int pair_mask) {
   const int wxy = (w.x & 0xffff) | (w.y << 16), wzw = (w.z & 0xffff) | (w.w << 16);
-  LOCAL const uint* qa = quads + sw.pos;
   int p0 = 0, s1 = 0, p2 = 0, s3 = 0;
-  for (int t = 0; t < steps; ++t, qa += sw.stride) {
-    const int4 r = rec[t * LK_GROUP + lid];
-    const int da = quad_diff(qa[0], wxy, wzw, r.x);
-    const int db = quad_diff(qa[sw.pair], wxy, wzw, r.y);
+  for (int t = 0; t < steps; ++t) {
+    const int i = t * LK_GROUP + lid;
+    const int4 r = rec[i];
+    const uint o = woff[i];
+    const int da = quad_diff(quads[o & 0xffff], wxy, wzw, r.x);
+    const int db = quad_diff(quads[o >> 16], wxy, wzw, r.y);
     const int ta = da * lo16(r.z), tb = db * hi16(r.z), ua = da * lo16(r.w), ub = db * hi16(r.w);
     const int mt = tb & pair_mask, mu = ub & pair_mask;
     const int x1 = ta + mt, x2 = tb - mt, y1 = ua + mu, y2 = ub - mu;
+    terms[i] = VEC4(int4, x1, y1, x2, y2);
     p0 += max(x1, 0) + max(x2, 0);
     s1 += x1 + x2;
     p2 += max(y1, 0) + max(y2, 0);
@@ -178,83 +166,70 @@ INLINE void records_b_sums(LOCAL const int4* rec, LOCAL const uint* quads, int4 
   red[3 * LK_GROUP + lid] = clamp(s3 - p2, -LK_LANE_CLAMP, LK_LANE_CLAMP);
 }
 
-/* One of OpenCV's chains in its order, summed in float: the elements of the class of work-items
- * first .. first + n - 1 (tail: 0 a lane pair class, 1 the tail, two elements a record), row after
- * row and in a row column after column (`row` columns of the class). The class's element f = c *
- * win_h + y is in step t = f / e (e = per * n, per: elements a record) of its work-items, slot
- * f % e; f / e as (f * ceil(2^20 / e)) >> 20, exact for f < 2^20 / e (f < 2^11 here: windows up to
- * 32 x 60 elements, e <= 64). kind: 0-2 A's Ix*^2, Ix* Iy*, Iy*^2 of the records (a lane pair class
- * gives both elements of a record, a then b); 3, 4 the b terms of Ix, Iy, recomputed from the
- * records and the staged window (weights wxy, wzw; the class's first elements at quads[f], its
- * second ones at quads[pair + f]) as records_b_sums makes them. */
-INLINE float ordered_chain(LOCAL const int4* rec, LOCAL const uint* quads, int wxy, int wzw, int pair, int first, int n,
-                           int tail, int row, int win_h, int kind) {
-  const int per = tail ? 2 : 1, e = max(per * n, 1);
-  const uint inv = ((1u << 20) + (uint)e - 1u) / (uint)e;
-  const int sub = kind < 3 && !tail ? 2 : 1; /* values an element f gives */
-  const int count = sub * row * win_h;
+/* One of OpenCV's chains in its order: `count` elements of the class of work-items first .. first
+ * + n - 1, `slots` (1 or 2) a record, record after record of each step, step after step. kind:
+ * 0-2 A's Ix*^2, Ix* Iy*, Iy*^2 of the records; 3, 4 the stored b terms of Ix, Iy. */
+INLINE float ordered_chain(LOCAL const int4* rec, LOCAL const int4* terms, int first, int n, int slots, int count, int kind) {
   float acc = 0.0f;
-  /* One flat loop (column c, element f, sub-value h advanced by hand): PoCL's work-group loops
+  /* One flat loop (the element's record i and slot s advanced by hand): PoCL's work-group loops
    * take it where they did not take the nested form. */
-  int c = 0, f = 0, h = 0;
-  for (int i = 0; i < count; ++i) {
-    const int t = (int)(((uint)f * inv) >> 20), r = f - t * e;
-    const int4 rc = rec[t * LK_GROUP + first + (r >> (per - 1))];
-    const int s = tail ? (r & 1) : h;
+  int i = first, j = 0, s = 0;
+  for (int e = 0; e < count; ++e) {
     int v;
     if (kind < 3) {
-      const int gx = s == 0 ? lo16(rc.z) : hi16(rc.z), gy = s == 0 ? lo16(rc.w) : hi16(rc.w);
+      const int4 r = rec[i];
+      const int gx = s == 0 ? lo16(r.z) : hi16(r.z), gy = s == 0 ? lo16(r.w) : hi16(r.w);
       v = (kind == 0 ? gx : gy) * (kind == 2 ? gy : gx);
     } else {
-      const int g = kind == 3 ? rc.z : rc.w;
-      if (tail) {
-        v = quad_diff(quads[f], wxy, wzw, s == 0 ? rc.x : rc.y) * (s == 0 ? lo16(g) : hi16(g));
-      } else {
-        v = quad_diff(quads[f], wxy, wzw, rc.x) * lo16(g) + quad_diff(quads[pair + f], wxy, wzw, rc.y) * hi16(g);
-      }
+      const int4 u = terms[i];
+      v = kind == 3 ? (s == 0 ? u.x : u.z) : (s == 0 ? u.y : u.w);
     }
     acc += (float)v;
-    if (++h == sub) {
-      h = 0;
-      if (++c == row) { /* the next row's first element */
-        c = 0;
-        f -= (row - 1) * win_h - 1;
-      } else {
-        f += win_h;
+    if (++s == slots) {
+      s = 0;
+      ++i;
+      if (++j == n) {
+        j = 0;
+        i += LK_GROUP - n;
       }
     }
   }
   return acc;
 }
 
-/* |J* - I*| summed over this work-item's elements (the window staged at the final position). An
- * element's record has c = 2^8 - 2^9 I* != 0, a step past the class's elements c = 0. */
-INLINE int records_abs_diff(LOCAL const int4* rec, LOCAL const uint* quads, int4 w, lk_stage_walk sw, int lid, int steps) {
+/* |J* - I*| summed over this work-item's elements (the window staged at the final position). */
+INLINE int records_abs_diff(LOCAL const int4* rec, LOCAL const uint* woff, LOCAL const uint* quads, int4 w, lk_walk wk,
+                            int lid, int steps) {
   const int wxy = (w.x & 0xffff) | (w.y << 16), wzw = (w.z & 0xffff) | (w.w << 16);
-  LOCAL const uint* qa = quads + sw.pos;
   int part = 0;
-  for (int t = 0; t < steps; ++t, qa += sw.stride) {
-    const int4 r = rec[t * LK_GROUP + lid];
-    const int da = quad_diff(qa[0], wxy, wzw, r.x);
-    const int db = quad_diff(qa[sw.pair], wxy, wzw, r.y);
-    part += (r.x != 0 ? abs(da) : 0) + (r.y != 0 ? abs(db) : 0);
+  for (int t = 0; t < steps; ++t) {
+    const int q = wk.cls < 4 ? wk.j + t * wk.n : 2 * (wk.j + t * wk.n);
+    const bool va = wk.cls < 5 && q < wk.count;
+    const bool vb = va && (wk.cls < 4 || q + 1 < wk.count);
+    const int i = t * LK_GROUP + lid;
+    const int4 r = rec[i];
+    const uint o = woff[i];
+    const int da = quad_diff(quads[o & 0xffff], wxy, wzw, r.x);
+    const int db = quad_diff(quads[o >> 16], wxy, wzw, r.y);
+    part += (va ? abs(da) : 0) + (vb ? abs(db) : 0);
   }
   return part;
 }
 
-/* Pyramidal LK for one level with the integer sums, a work-group per point. Local memory: rec,
- * steps * LK_GROUP int4, then the staged window (win_w * win_h uint and the words past it that the
- * last steps of classes 3 and the tail read, whose records are zeros; the host sizes it). */
+/* Pyramidal LK for one level with the integer sums, a work-group per point. Local memory: rec and
+ * terms steps * LK_GROUP int4 each; after rec, woff (steps * LK_GROUP uint) and the staged window
+ * (win_w * win_h uint). */
 INLINE void lk_records_level(int npoints, int level, int max_level, int use_initial_flow, int get_min_eig, int has_err,
                              int win_w, int win_h, int max_count, double epsilon_sq, float min_eig_threshold, int cols,
                              int rows, CONST_IMAGE_PARAM(uchar, I), CONST_IMAGE_PARAM(short, dI),
                              CONST_IMAGE_PARAM(uchar, J), CONST_ARRAY_PARAM(float, prev_pts),
                              ARRAY_PARAM(float, next_pts), ARRAY_PARAM(uchar, status), ARRAY_PARAM(float, err),
-                             LOCAL int4* rec, LOCAL float* sums, LOCAL int* parts, LOCAL int* red, LOCAL int* exact,
-                             int tail_lanes, int steps) {
+                             LOCAL int4* rec, LOCAL int4* terms, LOCAL float* sums, LOCAL int* parts, LOCAL int* red,
+                             LOCAL int* exact, int tail_lanes, int steps) {
   const int p = GROUP_ID(0);
   const int lid = LOCAL_ID(0);
-  LOCAL uint* quads = (LOCAL uint*)(rec + steps * LK_GROUP);
+  LOCAL uint* woff = (LOCAL uint*)(rec + steps * LK_GROUP);
+  LOCAL uint* quads = woff + steps * LK_GROUP;
   const float half_x = (float)(win_w - 1) * 0.5f, half_y = (float)(win_h - 1) * 0.5f;
   const float scale = 1.0f / (float)(1 << level);
   float prev_x = ARRAY_AT(prev_pts, 2 * p) * scale, prev_y = ARRAY_AT(prev_pts, 2 * p + 1) * scale;
@@ -303,14 +278,9 @@ INLINE void lk_records_level(int npoints, int level, int max_level, int use_init
   wk.j = wk.cls < 4 ? lid - wk.cls * class_lanes : lid - 4 * class_lanes;
   wk.n = wk.cls < 4 ? class_lanes : tail_lanes;
   wk.count = wk.cls < 4 ? lb : lt;
-  /* The staged words: class k's first elements from k lb on, its second ones 4 lb further; the
-   * tail's from 8 lb on, two consecutive a step. */
-  lk_stage_walk sw;
-  sw.pos = wk.cls < 4 ? wk.cls * lb + wk.j : (wk.cls == 4 ? 8 * lb + 2 * wk.j : 0);
-  sw.stride = wk.cls < 4 ? wk.n : (wk.cls == 4 ? 2 * wk.n : 0);
-  sw.pair = wk.cls < 4 ? 4 * lb : (wk.cls == 4 ? 1 : 0);
+  const int pair_mask = wk.cls < 4 ? -1 : 0;
 
-  build_records(I, I_offset, I_step, dI, dI_offset, dI_step, ipx, ipy, wp, rec, wk, lid, steps, win_w, win_h);
+  build_records(I, I_offset, I_step, dI, dI_offset, dI_step, ipx, ipy, wp, rec, woff, wk, lid, steps, win_w, win_h);
   BARRIER_LOCAL();
   records_a_sums(rec, red, lid, steps);
   BARRIER_LOCAL();
@@ -319,7 +289,7 @@ INLINE void lk_records_level(int npoints, int level, int max_level, int use_init
     const int q = lid < 12 ? lid / 4 : lid - 12;
     const int first = lid < 12 ? (lid % 4) * class_lanes : 4 * class_lanes, n = lid < 12 ? class_lanes : tail_lanes;
     prove_chain(red, first, n, q == 0 ? 0 : (q == 1 ? 1 : 3), q == 1 ? 2 : -1, sums, exact, lid);
-    if (exact[lid] == 0) sums[lid] = ordered_chain(rec, quads, 0, 0, 0, first, n, lid < 12 ? 0 : 1, lid < 12 ? chunks : tail_w, win_h, q);
+    if (exact[lid] == 0) sums[lid] = ordered_chain(rec, terms, first, n, 2, lid < 12 ? 2 * lb : lt, q);
   }
   BARRIER_LOCAL();
   const float A11 = (sums[12] + reduce4(VEC4(float4, sums[0], sums[1], sums[2], sums[3]))) * FLT_SCALE;
@@ -353,20 +323,15 @@ INLINE void lk_records_level(int npoints, int level, int max_level, int use_init
     const int4 wn = bilinear_weights(next_x - (float)inx, next_y - (float)iny);
     stage_quads(J, J_offset, J_step, inx, iny, quads, lid, win_w, win_h);
     BARRIER_LOCAL();
-    records_b_sums(rec, quads, wn, sw, red, lid, steps);
+    records_b_sums(rec, woff, quads, wn, terms, red, lid, steps, pair_mask);
     BARRIER_LOCAL();
     /* Chain c < 8: class c / 2, diff * Ix (c even) or diff * Iy; 8, 9: the tail's. A chain not
-     * proven exact is summed in OpenCV's order right away (the staged window and the records are
-     * not rewritten before the barrier after the next one). */
+     * proven exact is summed in OpenCV's order right away. */
     if (lid < 10) {
-      const int comp = lid < 8 ? (lid & 1) : lid - 8, k = lid >> 1;
-      const int first = lid < 8 ? k * class_lanes : 4 * class_lanes, n = lid < 8 ? class_lanes : tail_lanes;
+      const int comp = lid < 8 ? (lid & 1) : lid - 8;
+      const int first = lid < 8 ? (lid >> 1) * class_lanes : 4 * class_lanes, n = lid < 8 ? class_lanes : tail_lanes;
       prove_chain(red, first, n, 2 * comp, 2 * comp + 1, sums, exact, lid);
-      if (exact[lid] == 0) {
-        const int wxy = (wn.x & 0xffff) | (wn.y << 16), wzw = (wn.z & 0xffff) | (wn.w << 16);
-        sums[lid] = ordered_chain(rec, quads + (lid < 8 ? k * lb : 8 * lb), wxy, wzw, 4 * lb, first, n, lid < 8 ? 0 : 1,
-                                  lid < 8 ? chunks : tail_w, win_h, 3 + comp);
-      }
+      if (exact[lid] == 0) sums[lid] = ordered_chain(rec, terms, first, n, lid < 8 ? 1 : 2, lid < 8 ? lb : lt, 3 + comp);
     }
     BARRIER_LOCAL();
     /* sums 0-3 are the lanes of OpenCV's qb0 (pairs 0, 1), 4-7 those of qb1 (pairs 2, 3). */
@@ -395,7 +360,7 @@ INLINE void lk_records_level(int npoints, int level, int max_level, int use_init
   const int4 wf = bilinear_weights(fx - (float)ifx, fy - (float)ify);
   stage_quads(J, J_offset, J_step, ifx, ify, quads, lid, win_w, win_h);
   BARRIER_LOCAL();
-  parts[lid] = records_abs_diff(rec, quads, wf, sw, lid, steps);
+  parts[lid] = records_abs_diff(rec, woff, quads, wf, wk, lid, steps);
   BARRIER_LOCAL();
   if (writer) {
     /* OpenCV adds |diff| (integers of at most 8160) in float one by one; the windows this method

@@ -31,9 +31,9 @@ constexpr std::array<MethodInfo, 6> kMethods{{
 constexpr std::size_t kGroup = 64;
 constexpr std::size_t kPointGroup = 32;              // LK_GROUP in kernels/pyr_lk.cl
 constexpr std::size_t kMaxPatchBytes = 24 * 1024;  // local memory of one point's window samples and terms
-// opencv_int_sums' local memory (records, staged window): with the static arrays below the 48 KiB a CUDA launch
+// opencv_int_sums' local memory (records, staged window, terms): with the static arrays below the 48 KiB a CUDA launch
 // takes without opting in.
-constexpr std::size_t kMaxRecordsBytes = 46 * 1024;  // 41x41 takes 22,160 (records_local_bytes)
+constexpr std::size_t kMaxRecordsBytes = 46 * 1024;  // 41x41 takes 41,284
 // opencv_int_sums: a work-item's integer sums of up to this many products (each |diff * Ix| <=
 // 8160 * 4080) stay below 2^31.
 constexpr int kMaxClassElements = 60;
@@ -56,17 +56,6 @@ std::pair<int, int> int_sums_lanes(Size win) {
     if (2 * steps < best.second) best = {t, 2 * steps};
   }
   return best;
-}
-
-// opencv_int_sums / opencv_fused (kernels/pyr_lk_records.h): the local memory of a work-group, the
-// records (one 16-byte record a step of each work-item) and the staged window (a 4-byte word an
-// element, and past it the words that the last steps of class 3's second elements and the tail's
-// read: their records are zeros, the words need only exist). steps: a work-item's steps.
-std::size_t records_local_bytes(Size win, int tail_lanes, int steps) {
-  const int chunks = win.width / 8, lb = chunks * win.height;
-  const int class_lanes = chunks > 0 ? (static_cast<int>(kPointGroup) - tail_lanes) / 4 : 0;
-  const int words = std::max({win.width * win.height, 7 * lb + steps * class_lanes, 8 * lb + 2 * steps * tail_lanes});
-  return 16 * kPointGroup * static_cast<std::size_t>(steps) + 4 * static_cast<std::size_t>(words);
 }
 
 void check_points(Queue& queue, const DeviceArray& a, std::int64_t n, Format format, const char* op, const char* arg) {
@@ -140,8 +129,11 @@ PyrLkMethod parse_pyr_lk_method(std::string_view text) {
               "unknown method '" + std::string(text) + "' (expected " + names + ")");
 }
 
-// automatic's switch from opencv_fused to opencv_int_sums (below, with the measurements).
-constexpr std::int64_t kFusedBelowPoints = 5000;
+// automatic's switch from opencv_fused to opencv_int_sums, between the last count where fused
+// measured faster and the first where it measured slower (H200, CUDA, 1920x1080, 21x21, 3 levels,
+// 2026-11-28 10:45 UTC, the records layout: 20,000 points fused 707.7 us, int_sums 714.1; 40,000
+// 1,292.2 / 1,269.9; 10,000 410.2 / 431.5; 100,000 3,037.3 / 2,941.3).
+constexpr std::int64_t kFusedBelowPoints = 30000;
 
 Event calc_optical_flow_pyr_lk(Queue& queue, const OpticalFlowPyramid& prev, const OpticalFlowPyramid& next,
                                const DeviceArray& prev_pts, const DeviceArray& next_pts, const DeviceArray& status,
@@ -189,17 +181,21 @@ Event calc_optical_flow_pyr_lk(Queue& queue, const OpticalFlowPyramid& prev, con
                           (local_memory == 0 || patch_bytes + terms_bytes + 1024 <= local_memory);
   const auto [tail_lanes, class_share] = int_sums_lanes(params.win_size);
   // opencv_int_sums / opencv_fused (kernels/pyr_lk_records.h): every work-item makes `steps` steps
-  // of two elements; local memory: the records and the staged window (21x21: 3,584 + 1,792 bytes).
-  const int steps = class_share / 2;
-  const std::size_t records_bytes = records_local_bytes(params.win_size, tail_lanes, steps);
-  const bool int_sums_fits = class_share <= kMaxClassElements && records_bytes <= kMaxRecordsBytes &&
-                             (local_memory == 0 || records_bytes + 1024 <= local_memory);
-  // automatic on GPUs: where the integer sums apply, opencv_fused for fewer points than one round
-  // of resident work-groups (132 SMs x 32 on the H100) and opencv_int_sums for more; else opencv
-  // where its local memory fits, else opencv_item. Measured on the H100 (CUDA, 1920x1080, 21x21,
-  // 3 levels, 2026-11-25 08:26 UTC): 3,300 points fused 294 us, int_sums 306, opencv 385; 10,000
-  // points 533 / 520 / 708; 100,000 points 3,528 / 3,252 / 4,674 (opencv_item at 10,000: 1,027).
-  // Why (sm_90 SASS of the NVRTC output, 21x21): per iteration, opencv and opencv_int_sums both sample the next frame's window with all
+  // of two elements; local memory: a 16-byte template record and a 4-byte pair of staged-window
+  // indices a step, the staged window (4 bytes an element) and the 16-byte terms of a step.
+  const std::size_t steps = static_cast<std::size_t>(class_share / 2);
+  const std::size_t records_bytes = (16 + 4) * kPointGroup * steps + 4 * win_w * win_h;
+  const std::size_t step_terms_bytes = 16 * kPointGroup * steps;
+  const bool int_sums_fits = class_share <= kMaxClassElements && records_bytes + step_terms_bytes <= kMaxRecordsBytes &&
+                             (local_memory == 0 || records_bytes + step_terms_bytes + 1024 <= local_memory);
+  // automatic on GPUs: where the integer sums apply, opencv_fused below kFusedBelowPoints and
+  // opencv_int_sums from there; else opencv where its local memory fits, else opencv_item. Before
+  // the records layout (kernels/pyr_lk_records.h) fused paid only below one round of resident
+  // work-groups (132 SMs x 32), and the switch was at 5,000 points. Measured then on the H100
+  // (CUDA, 1920x1080, 21x21, 3 levels, 2026-11-25 08:26 UTC): 3,300 points fused 294 us, int_sums
+  // 306, opencv 385; 10,000 points 533 / 520 / 708; 100,000 points 3,528 / 3,252 / 4,674
+  // (opencv_item at 10,000: 1,027). Why (sm_90 SASS of the NVRTC output, 21x21, before the records
+  // layout): per iteration, opencv and opencv_int_sums both sample the next frame's window with all
   // 32 work-items of a point; opencv then writes the b chains' float terms in a second pass over
   // the window (about 75 instructions an element, branches for both kinds of term) and runs
   // OpenCV's 10 chains on 10 of the 32 work-items (the scalar tail alone is 105 dependent
@@ -273,7 +269,7 @@ Event calc_optical_flow_pyr_lk(Queue& queue, const OpticalFlowPyramid& prev, con
     add_images(launch, L);
     add_outputs(launch);
     if (int_sums_method) {
-      launch.local(records_bytes).arg(tail_lanes).arg(steps);
+      launch.local(records_bytes).local(step_terms_bytes).arg(tail_lanes).arg(static_cast<int>(steps));
       note(Event(launch.run(group_range, detail::range(kPointGroup))));
     } else if (grouped) {
       launch.local(patch_bytes).local(terms_bytes);
@@ -292,7 +288,7 @@ Event calc_optical_flow_pyr_lk(Queue& queue, const OpticalFlowPyramid& prev, con
       launch.arg(prev.levels[L].width()).arg(prev.levels[L].height());
     }
     add_outputs(launch);
-    launch.local(records_bytes).arg(tail_lanes).arg(steps);
+    launch.local(records_bytes).local(step_terms_bytes).arg(tail_lanes).arg(static_cast<int>(steps));
     note(Event(launch.run(group_range, detail::range(kPointGroup))));
   }
   return Event(first.first(), last.last());
