@@ -335,21 +335,19 @@ INLINE void prove_chain(LOCAL const int* red, int first, int count, int ip, int 
   sums[c] = (float)(pos + neg);
 }
 
-/* Pyramidal LK for one level, a work-group per point, every chain summed in OpenCV's order. */
-INLINE void lk_group_level(int npoints, int level, int max_level, int use_initial_flow, int get_min_eig, int has_err,
-                           int win_w, int win_h, int max_count, double epsilon_sq, float min_eig_threshold, int cols,
-                           int rows, CONST_IMAGE_PARAM(uchar, I), CONST_IMAGE_PARAM(short, dI), CONST_IMAGE_PARAM(uchar, J),
-                           CONST_ARRAY_PARAM(float, prev_pts), ARRAY_PARAM(float, next_pts), ARRAY_PARAM(uchar, status),
-                           ARRAY_PARAM(float, err), LOCAL short* patch, LOCAL float* terms, LOCAL float* sums,
-                           LOCAL int* parts) {
-  const int p = GROUP_ID(0);
-  const int lid = LOCAL_ID(0);
-  const int area = win_w * win_h;
-  LOCAL short* pI = patch;
-  LOCAL short* pX = patch + area;
-  LOCAL short* pY = patch + 2 * area;
-  LOCAL short* pD = patch + 3 * area;
-  const float half_x = (float)(win_w - 1) * 0.5f, half_y = (float)(win_h - 1) * 0.5f;
+/* ---- A level in a work-group per point (lk_group_level and lk_records_level) ----------------- */
+
+/* The level's start: the previous point at this level less the half window (*px, *py) and its
+ * window's corner (*ipx, *ipy); the first guess less nothing yet (*nx, *ny: the initial flow or the
+ * previous point at the top level, twice the last level's result below it) and the position kept
+ * so far (*ox, *oy); status (and err) set at the top level. Every work-item calls it (a barrier).
+ * Returns 0 when the window lies outside the image: the point's outputs are written and the level
+ * ends for it. */
+INLINE int lk_level_begin(int p, int lid, int level, int max_level, int use_initial_flow, int get_min_eig, int has_err,
+                          int win_w, int win_h, int cols, int rows, CONST_ARRAY_PARAM(float, prev_pts),
+                          ARRAY_PARAM(float, next_pts), ARRAY_PARAM(uchar, status), ARRAY_PARAM(float, err),
+                          float half_x, float half_y, float* px, float* py, float* nx, float* ny, float* ox, float* oy,
+                          int* ipx, int* ipy) {
   const float scale = 1.0f / (float)(1 << level);
   float prev_x = ARRAY_AT(prev_pts, 2 * p) * scale, prev_y = ARRAY_AT(prev_pts, 2 * p + 1) * scale;
   float next_x, next_y;
@@ -372,22 +370,103 @@ INLINE void lk_group_level(int npoints, int level, int max_level, int use_initia
     ARRAY_AT(status, p) = 1;
     if (has_err && !get_min_eig) ARRAY_AT(err, p) = 0.0f;
   }
-  float out_x = next_x, out_y = next_y;
-
+  *nx = next_x;
+  *ny = next_y;
+  *ox = next_x;
+  *oy = next_y;
   prev_x -= half_x;
   prev_y -= half_y;
-  const int ipx = cv_floor(prev_x), ipy = cv_floor(prev_y);
-  if (ipx < -win_w || ipx >= cols || ipy < -win_h || ipy >= rows) {
+  *px = prev_x;
+  *py = prev_y;
+  *ipx = cv_floor(prev_x);
+  *ipy = cv_floor(prev_y);
+  if (*ipx < -win_w || *ipx >= cols || *ipy < -win_h || *ipy >= rows) {
     if (writer) {
-      ARRAY_AT(next_pts, 2 * p) = out_x;
-      ARRAY_AT(next_pts, 2 * p + 1) = out_y;
+      ARRAY_AT(next_pts, 2 * p) = next_x;
+      ARRAY_AT(next_pts, 2 * p + 1) = next_y;
       if (level == 0) {
         ARRAY_AT(status, p) = 0;
         if (has_err) ARRAY_AT(err, p) = 0.0f;
       }
     }
+    return 0;
+  }
+  return 1;
+}
+
+/* After A's sums: err as the minimum eigenvalue where asked; a point whose G is too weak is lost
+ * (its outputs written). Returns 0 for a lost point, else 1 with *inv_det = 1 / det G. */
+INLINE int lk_level_gradient_ok(int p, int lid, int level, int get_min_eig, int has_err, int win_w, int win_h,
+                                float min_eig_threshold, ARRAY_PARAM(float, next_pts), ARRAY_PARAM(uchar, status),
+                                ARRAY_PARAM(float, err), float A11, float A12, float A22, float out_x, float out_y,
+                                float* inv_det) {
+  const bool writer = lid == 0;
+  const float D = A11 * A22 - A12 * A12;
+  const float min_eig = min_eigenvalue(A11, A12, A22, win_w, win_h);
+  if (writer && has_err && get_min_eig) ARRAY_AT(err, p) = min_eig;
+  if (min_eig < min_eig_threshold || D < FLT_EPSILON) {
+    if (writer) {
+      ARRAY_AT(next_pts, 2 * p) = out_x;
+      ARRAY_AT(next_pts, 2 * p + 1) = out_y;
+      if (level == 0) ARRAY_AT(status, p) = 0;
+    }
+    return 0;
+  }
+  *inv_det = div_rn(1.f, D);
+  return 1;
+}
+
+/* After the iterations: the position written; at level 0 status cleared for a point that left the
+ * image (ok false) or whose final window lies outside. Returns 1 when err is to be |J - I| at the
+ * final position, whose window corner (*ifx, *ify) and weights (*wf) it gives. */
+INLINE int lk_level_end(int p, int lid, int level, int get_min_eig, int has_err, int win_w, int win_h, int cols,
+                        int rows, ARRAY_PARAM(float, next_pts), ARRAY_PARAM(uchar, status), bool ok, float out_x,
+                        float out_y, float half_x, float half_y, int* ifx, int* ify, int4* wf) {
+  const bool writer = lid == 0;
+  if (writer) {
+    ARRAY_AT(next_pts, 2 * p) = out_x;
+    ARRAY_AT(next_pts, 2 * p + 1) = out_y;
+  }
+  if (level != 0) return 0;
+  if (!ok) {
+    if (writer) ARRAY_AT(status, p) = 0;
+    return 0;
+  }
+  if (!has_err || get_min_eig) return 0;
+  const float fx = out_x - half_x, fy = out_y - half_y;
+  *ifx = cv_floor(fx);
+  *ify = cv_floor(fy);
+  if (*ifx < -win_w || *ifx >= cols || *ify < -win_h || *ify >= rows) {
+    if (writer) ARRAY_AT(status, p) = 0;
+    return 0;
+  }
+  *wf = bilinear_weights(fx - (float)*ifx, fy - (float)*ify);
+  return 1;
+}
+
+/* Pyramidal LK for one level, a work-group per point, every chain summed in OpenCV's order. */
+INLINE void lk_group_level(int npoints, int level, int max_level, int use_initial_flow, int get_min_eig, int has_err,
+                           int win_w, int win_h, int max_count, double epsilon_sq, float min_eig_threshold, int cols,
+                           int rows, CONST_IMAGE_PARAM(uchar, I), CONST_IMAGE_PARAM(short, dI), CONST_IMAGE_PARAM(uchar, J),
+                           CONST_ARRAY_PARAM(float, prev_pts), ARRAY_PARAM(float, next_pts), ARRAY_PARAM(uchar, status),
+                           ARRAY_PARAM(float, err), LOCAL short* patch, LOCAL float* terms, LOCAL float* sums,
+                           LOCAL int* parts) {
+  const int p = GROUP_ID(0);
+  const int lid = LOCAL_ID(0);
+  const int area = win_w * win_h;
+  LOCAL short* pI = patch;
+  LOCAL short* pX = patch + area;
+  LOCAL short* pY = patch + 2 * area;
+  LOCAL short* pD = patch + 3 * area;
+  const float half_x = (float)(win_w - 1) * 0.5f, half_y = (float)(win_h - 1) * 0.5f;
+  float prev_x, prev_y, next_x, next_y, out_x, out_y;
+  int ipx, ipy;
+  if (!lk_level_begin(p, lid, level, max_level, use_initial_flow, get_min_eig, has_err, win_w, win_h, cols, rows,
+                      prev_pts, prev_pts_offset, next_pts, next_pts_offset, status, status_offset, err, err_offset,
+                      half_x, half_y, &prev_x, &prev_y, &next_x, &next_y, &out_x, &out_y, &ipx, &ipy)) {
     return;
   }
+  const bool writer = lid == 0;
   const int4 wp = bilinear_weights(prev_x - (float)ipx, prev_y - (float)ipy);
   const int chunks = win_w / 8, tail = 8 * chunks, tail_w = win_w - tail;
   const int lb = win_h * chunks, lt = win_h * tail_w; /* lengths of the b chains */
@@ -438,18 +517,11 @@ INLINE void lk_group_level(int npoints, int level, int max_level, int use_initia
   const float A22 = (sums[14] + reduce4(VEC4(float4, sums[8], sums[9], sums[10], sums[11]))) * FLT_SCALE;
   BARRIER_LOCAL(); /* sums is reused below */
 
-  float D = A11 * A22 - A12 * A12;
-  const float min_eig = min_eigenvalue(A11, A12, A22, win_w, win_h);
-  if (writer && has_err && get_min_eig) ARRAY_AT(err, p) = min_eig;
-  if (min_eig < min_eig_threshold || D < FLT_EPSILON) {
-    if (writer) {
-      ARRAY_AT(next_pts, 2 * p) = out_x;
-      ARRAY_AT(next_pts, 2 * p + 1) = out_y;
-      if (level == 0) ARRAY_AT(status, p) = 0;
-    }
+  float D;
+  if (!lk_level_gradient_ok(p, lid, level, get_min_eig, has_err, win_w, win_h, min_eig_threshold, next_pts,
+                            next_pts_offset, status, status_offset, err, err_offset, A11, A12, A22, out_x, out_y, &D)) {
     return;
   }
-  D = div_rn(1.f, D);
 
   next_x -= half_x;
   next_y -= half_y;
@@ -494,24 +566,12 @@ INLINE void lk_group_level(int npoints, int level, int max_level, int use_initia
     BARRIER_LOCAL(); /* sums and pD are rewritten by the next iteration */
     if (lk_update(b1, b2, A11, A12, A22, D, half_x, half_y, j, epsilon_sq, &next_x, &next_y, &out_x, &out_y, &prev_dx, &prev_dy)) break;
   }
-  if (writer) {
-    ARRAY_AT(next_pts, 2 * p) = out_x;
-    ARRAY_AT(next_pts, 2 * p + 1) = out_y;
-  }
-  if (level != 0) return;
-  if (!ok) {
-    if (writer) ARRAY_AT(status, p) = 0;
+  int ifx, ify;
+  int4 wf;
+  if (!lk_level_end(p, lid, level, get_min_eig, has_err, win_w, win_h, cols, rows, next_pts, next_pts_offset, status,
+                    status_offset, ok, out_x, out_y, half_x, half_y, &ifx, &ify, &wf)) {
     return;
   }
-  if (!has_err || get_min_eig) return;
-
-  const float fx = out_x - half_x, fy = out_y - half_y;
-  const int ifx = cv_floor(fx), ify = cv_floor(fy);
-  if (ifx < -win_w || ifx >= cols || ify < -win_h || ify >= rows) {
-    if (writer) ARRAY_AT(status, p) = 0;
-    return;
-  }
-  const int4 wf = bilinear_weights(fx - (float)ifx, fy - (float)ify);
   parts[lid] = window_differences(J, J_offset, J_step, ifx, ify, wf, pI, pD, lid, x0, y0, win_w, win_h);
   BARRIER_LOCAL();
   if (writer) {

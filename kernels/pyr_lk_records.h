@@ -231,44 +231,14 @@ INLINE void lk_records_level(int npoints, int level, int max_level, int use_init
   LOCAL uint* woff = (LOCAL uint*)(rec + steps * LK_GROUP);
   LOCAL uint* quads = woff + steps * LK_GROUP;
   const float half_x = (float)(win_w - 1) * 0.5f, half_y = (float)(win_h - 1) * 0.5f;
-  const float scale = 1.0f / (float)(1 << level);
-  float prev_x = ARRAY_AT(prev_pts, 2 * p) * scale, prev_y = ARRAY_AT(prev_pts, 2 * p + 1) * scale;
-  float next_x, next_y;
-  if (level == max_level) {
-    if (use_initial_flow) {
-      next_x = ARRAY_AT(next_pts, 2 * p) * scale;
-      next_y = ARRAY_AT(next_pts, 2 * p + 1) * scale;
-    } else {
-      next_x = prev_x;
-      next_y = prev_y;
-    }
-  } else {
-    next_x = ARRAY_AT(next_pts, 2 * p) * 2.f;
-    next_y = ARRAY_AT(next_pts, 2 * p + 1) * 2.f;
-  }
-  /* Every work-item has read next_pts before anyone writes it. */
-  BARRIER_ALL();
-  const bool writer = lid == 0;
-  if (writer && level == max_level) {
-    ARRAY_AT(status, p) = 1;
-    if (has_err && !get_min_eig) ARRAY_AT(err, p) = 0.0f;
-  }
-  float out_x = next_x, out_y = next_y;
-
-  prev_x -= half_x;
-  prev_y -= half_y;
-  const int ipx = cv_floor(prev_x), ipy = cv_floor(prev_y);
-  if (ipx < -win_w || ipx >= cols || ipy < -win_h || ipy >= rows) {
-    if (writer) {
-      ARRAY_AT(next_pts, 2 * p) = out_x;
-      ARRAY_AT(next_pts, 2 * p + 1) = out_y;
-      if (level == 0) {
-        ARRAY_AT(status, p) = 0;
-        if (has_err) ARRAY_AT(err, p) = 0.0f;
-      }
-    }
+  float prev_x, prev_y, next_x, next_y, out_x, out_y;
+  int ipx, ipy;
+  if (!lk_level_begin(p, lid, level, max_level, use_initial_flow, get_min_eig, has_err, win_w, win_h, cols, rows,
+                      prev_pts, prev_pts_offset, next_pts, next_pts_offset, status, status_offset, err, err_offset,
+                      half_x, half_y, &prev_x, &prev_y, &next_x, &next_y, &out_x, &out_y, &ipx, &ipy)) {
     return;
   }
+  const bool writer = lid == 0;
   const int4 wp = bilinear_weights(prev_x - (float)ipx, prev_y - (float)ipy);
   const int chunks = win_w / 8, tail_w = win_w - 8 * chunks;
   const int lb = win_h * chunks, lt = win_h * tail_w; /* elements of a pair class, of the tail */
@@ -297,18 +267,11 @@ INLINE void lk_records_level(int npoints, int level, int max_level, int use_init
   const float A22 = (sums[14] + reduce4(VEC4(float4, sums[8], sums[9], sums[10], sums[11]))) * FLT_SCALE;
   BARRIER_LOCAL(); /* sums and exact are reused below */
 
-  float D = A11 * A22 - A12 * A12;
-  const float min_eig = min_eigenvalue(A11, A12, A22, win_w, win_h);
-  if (writer && has_err && get_min_eig) ARRAY_AT(err, p) = min_eig;
-  if (min_eig < min_eig_threshold || D < FLT_EPSILON) {
-    if (writer) {
-      ARRAY_AT(next_pts, 2 * p) = out_x;
-      ARRAY_AT(next_pts, 2 * p + 1) = out_y;
-      if (level == 0) ARRAY_AT(status, p) = 0;
-    }
+  float D;
+  if (!lk_level_gradient_ok(p, lid, level, get_min_eig, has_err, win_w, win_h, min_eig_threshold, next_pts,
+                            next_pts_offset, status, status_offset, err, err_offset, A11, A12, A22, out_x, out_y, &D)) {
     return;
   }
-  D = div_rn(1.f, D);
 
   next_x -= half_x;
   next_y -= half_y;
@@ -340,24 +303,12 @@ INLINE void lk_records_level(int npoints, int level, int max_level, int use_init
     BARRIER_LOCAL(); /* sums, red and the staged window are rewritten by the next iteration */
     if (lk_update(b1, b2, A11, A12, A22, D, half_x, half_y, j, epsilon_sq, &next_x, &next_y, &out_x, &out_y, &prev_dx, &prev_dy)) break;
   }
-  if (writer) {
-    ARRAY_AT(next_pts, 2 * p) = out_x;
-    ARRAY_AT(next_pts, 2 * p + 1) = out_y;
-  }
-  if (level != 0) return;
-  if (!ok) {
-    if (writer) ARRAY_AT(status, p) = 0;
+  int ifx, ify;
+  int4 wf;
+  if (!lk_level_end(p, lid, level, get_min_eig, has_err, win_w, win_h, cols, rows, next_pts, next_pts_offset, status,
+                    status_offset, ok, out_x, out_y, half_x, half_y, &ifx, &ify, &wf)) {
     return;
   }
-  if (!has_err || get_min_eig) return;
-
-  const float fx = out_x - half_x, fy = out_y - half_y;
-  const int ifx = cv_floor(fx), ify = cv_floor(fy);
-  if (ifx < -win_w || ifx >= cols || ify < -win_h || ify >= rows) {
-    if (writer) ARRAY_AT(status, p) = 0;
-    return;
-  }
-  const int4 wf = bilinear_weights(fx - (float)ifx, fy - (float)ify);
   stage_quads(J, J_offset, J_step, ifx, ify, quads, lid, win_w, win_h);
   BARRIER_LOCAL();
   parts[lid] = records_abs_diff(rec, woff, quads, wf, wk, lid, steps);
