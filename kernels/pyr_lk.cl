@@ -92,6 +92,65 @@ INLINE int lk_update(float b1, float b2, float A11, float A12, float A22, float 
   return 0;
 }
 
+/* The window with its corner at (x, y): 0 when it lies outside the image as OpenCV tests it (the
+ * point is lost, or keeps its guess), else its integer corner (*ix, *iy) and bilinear weights (*w). */
+INLINE int lk_window_at(float x, float y, int win_w, int win_h, int cols, int rows, int* ix, int* iy, int4* w) {
+  *ix = cv_floor(x);
+  *iy = cv_floor(y);
+  if (*ix < -win_w || *ix >= cols || *iy < -win_h || *iy >= rows) return 0;
+  *w = bilinear_weights(x - (float)*ix, y - (float)*iy);
+  return 1;
+}
+
+/* ---- A level's checks and its end, shared by every tracker kernel (writer: the work-item that
+ * writes the point's outputs) ------------------------------------------------------------------ */
+
+/* After A's sums: err as the minimum eigenvalue where asked; a point whose G is too weak is lost
+ * (its outputs written). Returns 0 for a lost point, else 1 with *inv_det = 1 / det G. */
+INLINE int lk_level_gradient_ok(int p, int lid, int level, int get_min_eig, int has_err, int win_w, int win_h,
+                                float min_eig_threshold, ARRAY_PARAM(float, next_pts), ARRAY_PARAM(uchar, status),
+                                ARRAY_PARAM(float, err), float A11, float A12, float A22, float out_x, float out_y,
+                                float* inv_det) {
+  const bool writer = lid == 0;
+  const float D = A11 * A22 - A12 * A12;
+  const float min_eig = min_eigenvalue(A11, A12, A22, win_w, win_h);
+  if (writer && has_err && get_min_eig) ARRAY_AT(err, p) = min_eig;
+  if (min_eig < min_eig_threshold || D < FLT_EPSILON) {
+    if (writer) {
+      ARRAY_AT(next_pts, 2 * p) = out_x;
+      ARRAY_AT(next_pts, 2 * p + 1) = out_y;
+      if (level == 0) ARRAY_AT(status, p) = 0;
+    }
+    return 0;
+  }
+  *inv_det = div_rn(1.f, D);
+  return 1;
+}
+
+/* After the iterations: the position written; at level 0 status cleared for a point that left the
+ * image (ok false) or whose final window lies outside. Returns 1 when err is to be |J - I| at the
+ * final position, whose window corner (*ifx, *ify) and weights (*wf) it gives. */
+INLINE int lk_level_end(int p, int lid, int level, int get_min_eig, int has_err, int win_w, int win_h, int cols,
+                        int rows, ARRAY_PARAM(float, next_pts), ARRAY_PARAM(uchar, status), bool ok, float out_x,
+                        float out_y, float half_x, float half_y, int* ifx, int* ify, int4* wf) {
+  const bool writer = lid == 0;
+  if (writer) {
+    ARRAY_AT(next_pts, 2 * p) = out_x;
+    ARRAY_AT(next_pts, 2 * p + 1) = out_y;
+  }
+  if (level != 0) return 0;
+  if (!ok) {
+    if (writer) ARRAY_AT(status, p) = 0;
+    return 0;
+  }
+  if (!has_err || get_min_eig) return 0;
+  if (!lk_window_at(out_x - half_x, out_y - half_y, win_w, win_h, cols, rows, ifx, ify, wf)) {
+    if (writer) ARRAY_AT(status, p) = 0;
+    return 0;
+  }
+  return 1;
+}
+
 KERNEL void pyr_lk_level(int npoints, int level, int max_level, int use_initial_flow, int get_min_eig, int has_err,
                          int win_w, int win_h, int max_count, double epsilon_sq, float min_eig_threshold, int cols,
                          int rows, CONST_IMAGE_PARAM(uchar, I), CONST_IMAGE_PARAM(short, dI), CONST_IMAGE_PARAM(uchar, J),
@@ -119,10 +178,9 @@ KERNEL void pyr_lk_level(int npoints, int level, int max_level, int use_initial_
   }
   float out_x = next_x, out_y = next_y; /* what next_pts holds */
 
-  prev_x -= half_x;
-  prev_y -= half_y;
-  const int ipx = cv_floor(prev_x), ipy = cv_floor(prev_y);
-  if (ipx < -win_w || ipx >= cols || ipy < -win_h || ipy >= rows) {
+  int ipx, ipy;
+  int4 wp;
+  if (!lk_window_at(prev_x - half_x, prev_y - half_y, win_w, win_h, cols, rows, &ipx, &ipy, &wp)) {
     ARRAY_AT(next_pts, 2 * p) = out_x;
     ARRAY_AT(next_pts, 2 * p + 1) = out_y;
     if (level == 0) {
@@ -131,7 +189,6 @@ KERNEL void pyr_lk_level(int npoints, int level, int max_level, int use_initial_
     }
     return;
   }
-  const int4 wp = bilinear_weights(prev_x - (float)ipx, prev_y - (float)ipy);
   const int chunks = win_w / 8, tail = 8 * chunks;
 
   /* The gradient matrix. */
@@ -164,28 +221,23 @@ KERNEL void pyr_lk_level(int npoints, int level, int max_level, int use_initial_
   s22 += reduce4(q22);
   const float A11 = s11 * FLT_SCALE, A12 = s12 * FLT_SCALE, A22 = s22 * FLT_SCALE;
 
-  float D = A11 * A22 - A12 * A12;
-  const float min_eig = min_eigenvalue(A11, A12, A22, win_w, win_h);
-  if (has_err && get_min_eig) ARRAY_AT(err, p) = min_eig;
-  if (min_eig < min_eig_threshold || D < FLT_EPSILON) {
-    ARRAY_AT(next_pts, 2 * p) = out_x;
-    ARRAY_AT(next_pts, 2 * p + 1) = out_y;
-    if (level == 0) ARRAY_AT(status, p) = 0;
+  float D;
+  if (!lk_level_gradient_ok(p, 0, level, get_min_eig, has_err, win_w, win_h, min_eig_threshold, next_pts,
+                            next_pts_offset, status, status_offset, err, err_offset, A11, A12, A22, out_x, out_y, &D)) {
     return;
   }
-  D = div_rn(1.f, D);
 
   next_x -= half_x;
   next_y -= half_y;
   float prev_dx = 0.0f, prev_dy = 0.0f;
   bool ok = true;
   for (int j = 0; j < max_count; ++j) {
-    const int inx = cv_floor(next_x), iny = cv_floor(next_y);
-    if (inx < -win_w || inx >= cols || iny < -win_h || iny >= rows) {
+    int inx, iny;
+    int4 wn;
+    if (!lk_window_at(next_x, next_y, win_w, win_h, cols, rows, &inx, &iny, &wn)) {
       ok = false;
       break;
     }
-    const int4 wn = bilinear_weights(next_x - (float)inx, next_y - (float)iny);
     float4 qb0 = SPLAT(float4, 0.0f), qb1 = SPLAT(float4, 0.0f);
     float sb1 = 0.0f, sb2 = 0.0f;
     for (int y = 0; y < win_h; ++y) {
@@ -218,23 +270,13 @@ KERNEL void pyr_lk_level(int npoints, int level, int max_level, int use_initial_
     const float b1 = sb1 * FLT_SCALE, b2 = sb2 * FLT_SCALE;
     if (lk_update(b1, b2, A11, A12, A22, D, half_x, half_y, j, epsilon_sq, &next_x, &next_y, &out_x, &out_y, &prev_dx, &prev_dy)) break;
   }
-  ARRAY_AT(next_pts, 2 * p) = out_x;
-  ARRAY_AT(next_pts, 2 * p + 1) = out_y;
-  if (level != 0) return;
-  if (!ok) {
-    ARRAY_AT(status, p) = 0;
+  int ifx, ify;
+  int4 wf;
+  if (!lk_level_end(p, 0, level, get_min_eig, has_err, win_w, win_h, cols, rows, next_pts, next_pts_offset, status,
+                    status_offset, ok, out_x, out_y, half_x, half_y, &ifx, &ify, &wf)) {
     return;
   }
-  if (!has_err || get_min_eig) return;
-
   /* The residual: mean |J - I| over the window at the final position, / 32. */
-  const float fx = out_x - half_x, fy = out_y - half_y;
-  const int ifx = cv_floor(fx), ify = cv_floor(fy);
-  if (ifx < -win_w || ifx >= cols || ify < -win_h || ify >= rows) {
-    ARRAY_AT(status, p) = 0;
-    return;
-  }
-  const int4 wf = bilinear_weights(fx - (float)ifx, fy - (float)ify);
   float e = 0.0f;
   for (int y = 0; y < win_h; ++y) {
     for (int x = 0; x < win_w; ++x) {
@@ -335,19 +377,34 @@ INLINE void prove_chain(LOCAL const int* red, int first, int count, int ip, int 
   sums[c] = (float)(pos + neg);
 }
 
+/* A from the group kernels' 15 chain sums (sums[c]: A11, A12, A22 of lane c % 4 for c < 12, their
+ * scalar tails at 12-14), reduced in OpenCV's order. */
+INLINE void lk_a_from_chains(LOCAL const float* sums, float* A11, float* A12, float* A22) {
+  *A11 = (sums[12] + reduce4(VEC4(float4, sums[0], sums[1], sums[2], sums[3]))) * FLT_SCALE;
+  *A12 = (sums[13] + reduce4(VEC4(float4, sums[4], sums[5], sums[6], sums[7]))) * FLT_SCALE;
+  *A22 = (sums[14] + reduce4(VEC4(float4, sums[8], sums[9], sums[10], sums[11]))) * FLT_SCALE;
+}
+
+/* b from the 10 b chain sums: 0-3 the lanes of OpenCV's qb0 (pairs 0, 1), 4-7 those of qb1 (pairs
+ * 2, 3), 8-9 the scalar tails of b1 and b2. */
+INLINE void lk_b_from_chains(LOCAL const float* sums, float* b1, float* b2) {
+  const float4 s = VEC4(float4, sums[0], sums[1], sums[2], sums[3]) + VEC4(float4, sums[4], sums[5], sums[6], sums[7]);
+  *b1 = (sums[8] + (s.x + s.z)) * FLT_SCALE;
+  *b2 = (sums[9] + (s.y + s.w)) * FLT_SCALE;
+}
+
 /* ---- A level in a work-group per point (lk_group_level and lk_records_level) ----------------- */
 
-/* The level's start: the previous point at this level less the half window (*px, *py) and its
- * window's corner (*ipx, *ipy); the first guess less nothing yet (*nx, *ny: the initial flow or the
- * previous point at the top level, twice the last level's result below it) and the position kept
- * so far (*ox, *oy); status (and err) set at the top level. Every work-item calls it (a barrier).
- * Returns 0 when the window lies outside the image: the point's outputs are written and the level
- * ends for it. */
+/* The level's start: the window of the previous point at this level (its corner *ipx, *ipy and
+ * bilinear weights *wp); the first guess (*nx, *ny: the initial flow or the previous point at the
+ * top level, twice the last level's result below it) and the position kept so far (*ox, *oy);
+ * status (and err) set at the top level. Every work-item calls it (a barrier). Returns 0 when the
+ * window lies outside the image: the point's outputs are written and the level ends for it. */
 INLINE int lk_level_begin(int p, int lid, int level, int max_level, int use_initial_flow, int get_min_eig, int has_err,
                           int win_w, int win_h, int cols, int rows, CONST_ARRAY_PARAM(float, prev_pts),
                           ARRAY_PARAM(float, next_pts), ARRAY_PARAM(uchar, status), ARRAY_PARAM(float, err),
-                          float half_x, float half_y, float* px, float* py, float* nx, float* ny, float* ox, float* oy,
-                          int* ipx, int* ipy) {
+                          float half_x, float half_y, float* nx, float* ny, float* ox, float* oy, int* ipx, int* ipy,
+                          int4* wp) {
   const float scale = 1.0f / (float)(1 << level);
   float prev_x = ARRAY_AT(prev_pts, 2 * p) * scale, prev_y = ARRAY_AT(prev_pts, 2 * p + 1) * scale;
   float next_x, next_y;
@@ -374,13 +431,7 @@ INLINE int lk_level_begin(int p, int lid, int level, int max_level, int use_init
   *ny = next_y;
   *ox = next_x;
   *oy = next_y;
-  prev_x -= half_x;
-  prev_y -= half_y;
-  *px = prev_x;
-  *py = prev_y;
-  *ipx = cv_floor(prev_x);
-  *ipy = cv_floor(prev_y);
-  if (*ipx < -win_w || *ipx >= cols || *ipy < -win_h || *ipy >= rows) {
+  if (!lk_window_at(prev_x - half_x, prev_y - half_y, win_w, win_h, cols, rows, ipx, ipy, wp)) {
     if (writer) {
       ARRAY_AT(next_pts, 2 * p) = next_x;
       ARRAY_AT(next_pts, 2 * p + 1) = next_y;
@@ -391,56 +442,6 @@ INLINE int lk_level_begin(int p, int lid, int level, int max_level, int use_init
     }
     return 0;
   }
-  return 1;
-}
-
-/* After A's sums: err as the minimum eigenvalue where asked; a point whose G is too weak is lost
- * (its outputs written). Returns 0 for a lost point, else 1 with *inv_det = 1 / det G. */
-INLINE int lk_level_gradient_ok(int p, int lid, int level, int get_min_eig, int has_err, int win_w, int win_h,
-                                float min_eig_threshold, ARRAY_PARAM(float, next_pts), ARRAY_PARAM(uchar, status),
-                                ARRAY_PARAM(float, err), float A11, float A12, float A22, float out_x, float out_y,
-                                float* inv_det) {
-  const bool writer = lid == 0;
-  const float D = A11 * A22 - A12 * A12;
-  const float min_eig = min_eigenvalue(A11, A12, A22, win_w, win_h);
-  if (writer && has_err && get_min_eig) ARRAY_AT(err, p) = min_eig;
-  if (min_eig < min_eig_threshold || D < FLT_EPSILON) {
-    if (writer) {
-      ARRAY_AT(next_pts, 2 * p) = out_x;
-      ARRAY_AT(next_pts, 2 * p + 1) = out_y;
-      if (level == 0) ARRAY_AT(status, p) = 0;
-    }
-    return 0;
-  }
-  *inv_det = div_rn(1.f, D);
-  return 1;
-}
-
-/* After the iterations: the position written; at level 0 status cleared for a point that left the
- * image (ok false) or whose final window lies outside. Returns 1 when err is to be |J - I| at the
- * final position, whose window corner (*ifx, *ify) and weights (*wf) it gives. */
-INLINE int lk_level_end(int p, int lid, int level, int get_min_eig, int has_err, int win_w, int win_h, int cols,
-                        int rows, ARRAY_PARAM(float, next_pts), ARRAY_PARAM(uchar, status), bool ok, float out_x,
-                        float out_y, float half_x, float half_y, int* ifx, int* ify, int4* wf) {
-  const bool writer = lid == 0;
-  if (writer) {
-    ARRAY_AT(next_pts, 2 * p) = out_x;
-    ARRAY_AT(next_pts, 2 * p + 1) = out_y;
-  }
-  if (level != 0) return 0;
-  if (!ok) {
-    if (writer) ARRAY_AT(status, p) = 0;
-    return 0;
-  }
-  if (!has_err || get_min_eig) return 0;
-  const float fx = out_x - half_x, fy = out_y - half_y;
-  *ifx = cv_floor(fx);
-  *ify = cv_floor(fy);
-  if (*ifx < -win_w || *ifx >= cols || *ify < -win_h || *ify >= rows) {
-    if (writer) ARRAY_AT(status, p) = 0;
-    return 0;
-  }
-  *wf = bilinear_weights(fx - (float)*ifx, fy - (float)*ify);
   return 1;
 }
 
@@ -459,15 +460,15 @@ INLINE void lk_group_level(int npoints, int level, int max_level, int use_initia
   LOCAL short* pY = patch + 2 * area;
   LOCAL short* pD = patch + 3 * area;
   const float half_x = (float)(win_w - 1) * 0.5f, half_y = (float)(win_h - 1) * 0.5f;
-  float prev_x, prev_y, next_x, next_y, out_x, out_y;
+  float next_x, next_y, out_x, out_y;
   int ipx, ipy;
+  int4 wp;
   if (!lk_level_begin(p, lid, level, max_level, use_initial_flow, get_min_eig, has_err, win_w, win_h, cols, rows,
                       prev_pts, prev_pts_offset, next_pts, next_pts_offset, status, status_offset, err, err_offset,
-                      half_x, half_y, &prev_x, &prev_y, &next_x, &next_y, &out_x, &out_y, &ipx, &ipy)) {
+                      half_x, half_y, &next_x, &next_y, &out_x, &out_y, &ipx, &ipy, &wp)) {
     return;
   }
   const bool writer = lid == 0;
-  const int4 wp = bilinear_weights(prev_x - (float)ipx, prev_y - (float)ipy);
   const int chunks = win_w / 8, tail = 8 * chunks, tail_w = win_w - tail;
   const int lb = win_h * chunks, lt = win_h * tail_w; /* lengths of the b chains */
   const int x0 = lid % win_w, y0 = lid / win_w; /* this work-item's first window element */
@@ -512,9 +513,8 @@ INLINE void lk_group_level(int npoints, int level, int max_level, int use_initia
     sums[lid] = acc;
   }
   BARRIER_LOCAL();
-  const float A11 = (sums[12] + reduce4(VEC4(float4, sums[0], sums[1], sums[2], sums[3]))) * FLT_SCALE;
-  const float A12 = (sums[13] + reduce4(VEC4(float4, sums[4], sums[5], sums[6], sums[7]))) * FLT_SCALE;
-  const float A22 = (sums[14] + reduce4(VEC4(float4, sums[8], sums[9], sums[10], sums[11]))) * FLT_SCALE;
+  float A11, A12, A22;
+  lk_a_from_chains(sums, &A11, &A12, &A22);
   BARRIER_LOCAL(); /* sums is reused below */
 
   float D;
@@ -528,12 +528,12 @@ INLINE void lk_group_level(int npoints, int level, int max_level, int use_initia
   float prev_dx = 0.0f, prev_dy = 0.0f;
   bool ok = true;
   for (int j = 0; j < max_count; ++j) {
-    const int inx = cv_floor(next_x), iny = cv_floor(next_y);
-    if (inx < -win_w || inx >= cols || iny < -win_h || iny >= rows) {
+    int inx, iny;
+    int4 wn;
+    if (!lk_window_at(next_x, next_y, win_w, win_h, cols, rows, &inx, &iny, &wn)) {
       ok = false;
       break;
     }
-    const int4 wn = bilinear_weights(next_x - (float)inx, next_y - (float)iny);
     (void)window_differences(J, J_offset, J_step, inx, iny, wn, pI, pD, lid, x0, y0, win_w, win_h);
     BARRIER_LOCAL();
     /* The terms of the b chains, element by element. Chains 0-7: OpenCV's b lanes (pair k of
@@ -560,9 +560,8 @@ INLINE void lk_group_level(int npoints, int level, int max_level, int use_initia
       sums[lid] = chain_sum(terms + (lane ? lid * lb : 8 * lb + (lid - 8) * lt), lane ? lb : lt);
     }
     BARRIER_LOCAL();
-    /* sums 0-3 are the lanes of OpenCV's qb0 (pairs 0, 1), 4-7 those of qb1 (pairs 2, 3). */
-    const float4 s = VEC4(float4, sums[0], sums[1], sums[2], sums[3]) + VEC4(float4, sums[4], sums[5], sums[6], sums[7]);
-    const float b1 = (sums[8] + (s.x + s.z)) * FLT_SCALE, b2 = (sums[9] + (s.y + s.w)) * FLT_SCALE;
+    float b1, b2;
+    lk_b_from_chains(sums, &b1, &b2);
     BARRIER_LOCAL(); /* sums and pD are rewritten by the next iteration */
     if (lk_update(b1, b2, A11, A12, A22, D, half_x, half_y, j, epsilon_sq, &next_x, &next_y, &out_x, &out_y, &prev_dx, &prev_dy)) break;
   }

@@ -231,15 +231,15 @@ INLINE void lk_records_level(int npoints, int level, int max_level, int use_init
   LOCAL uint* woff = (LOCAL uint*)(rec + steps * LK_GROUP);
   LOCAL uint* quads = woff + steps * LK_GROUP;
   const float half_x = (float)(win_w - 1) * 0.5f, half_y = (float)(win_h - 1) * 0.5f;
-  float prev_x, prev_y, next_x, next_y, out_x, out_y;
+  float next_x, next_y, out_x, out_y;
   int ipx, ipy;
+  int4 wp;
   if (!lk_level_begin(p, lid, level, max_level, use_initial_flow, get_min_eig, has_err, win_w, win_h, cols, rows,
                       prev_pts, prev_pts_offset, next_pts, next_pts_offset, status, status_offset, err, err_offset,
-                      half_x, half_y, &prev_x, &prev_y, &next_x, &next_y, &out_x, &out_y, &ipx, &ipy)) {
+                      half_x, half_y, &next_x, &next_y, &out_x, &out_y, &ipx, &ipy, &wp)) {
     return;
   }
   const bool writer = lid == 0;
-  const int4 wp = bilinear_weights(prev_x - (float)ipx, prev_y - (float)ipy);
   const int chunks = win_w / 8, tail_w = win_w - 8 * chunks;
   const int lb = win_h * chunks, lt = win_h * tail_w; /* elements of a pair class, of the tail */
   const int class_lanes = chunks > 0 ? (LK_GROUP - tail_lanes) / 4 : 0;
@@ -262,9 +262,8 @@ INLINE void lk_records_level(int npoints, int level, int max_level, int use_init
     if (exact[lid] == 0) sums[lid] = ordered_chain(rec, terms, first, n, 2, lid < 12 ? 2 * lb : lt, q);
   }
   BARRIER_LOCAL();
-  const float A11 = (sums[12] + reduce4(VEC4(float4, sums[0], sums[1], sums[2], sums[3]))) * FLT_SCALE;
-  const float A12 = (sums[13] + reduce4(VEC4(float4, sums[4], sums[5], sums[6], sums[7]))) * FLT_SCALE;
-  const float A22 = (sums[14] + reduce4(VEC4(float4, sums[8], sums[9], sums[10], sums[11]))) * FLT_SCALE;
+  float A11, A12, A22;
+  lk_a_from_chains(sums, &A11, &A12, &A22);
   BARRIER_LOCAL(); /* sums and exact are reused below */
 
   float D;
@@ -278,12 +277,12 @@ INLINE void lk_records_level(int npoints, int level, int max_level, int use_init
   float prev_dx = 0.0f, prev_dy = 0.0f;
   bool ok = true;
   for (int j = 0; j < max_count; ++j) {
-    const int inx = cv_floor(next_x), iny = cv_floor(next_y);
-    if (inx < -win_w || inx >= cols || iny < -win_h || iny >= rows) {
+    int inx, iny;
+    int4 wn;
+    if (!lk_window_at(next_x, next_y, win_w, win_h, cols, rows, &inx, &iny, &wn)) {
       ok = false;
       break;
     }
-    const int4 wn = bilinear_weights(next_x - (float)inx, next_y - (float)iny);
     stage_quads(J, J_offset, J_step, inx, iny, quads, lid, win_w, win_h);
     BARRIER_LOCAL();
     records_b_sums(rec, woff, quads, wn, terms, red, lid, steps, pair_mask);
@@ -297,9 +296,8 @@ INLINE void lk_records_level(int npoints, int level, int max_level, int use_init
       if (exact[lid] == 0) sums[lid] = ordered_chain(rec, terms, first, n, lid < 8 ? 1 : 2, lid < 8 ? lb : lt, 3 + comp);
     }
     BARRIER_LOCAL();
-    /* sums 0-3 are the lanes of OpenCV's qb0 (pairs 0, 1), 4-7 those of qb1 (pairs 2, 3). */
-    const float4 s = VEC4(float4, sums[0], sums[1], sums[2], sums[3]) + VEC4(float4, sums[4], sums[5], sums[6], sums[7]);
-    const float b1 = (sums[8] + (s.x + s.z)) * FLT_SCALE, b2 = (sums[9] + (s.y + s.w)) * FLT_SCALE;
+    float b1, b2;
+    lk_b_from_chains(sums, &b1, &b2);
     BARRIER_LOCAL(); /* sums, red and the staged window are rewritten by the next iteration */
     if (lk_update(b1, b2, A11, A12, A22, D, half_x, half_y, j, epsilon_sq, &next_x, &next_y, &out_x, &out_y, &prev_dx, &prev_dy)) break;
   }
