@@ -12,7 +12,7 @@
 #include <sstream>
 #include <utility>
 
-#include "bench_filler.hpp"
+#include "keep_busy_filler.hpp"
 #include "bench_report.hpp"
 #include "plinth/arithm.hpp"
 #include "plinth/io.hpp"
@@ -90,7 +90,7 @@ class CaseTimer {
       // that follows host-side work (inputs of a new size) is not timed while the device's clocks
       // still ramp up (seen on the H100: the first case of a size up to 1.7x slow after 5 runs).
       // The warm-up also measures how long the host takes to enqueue a run, which sets the
-      // filler's length for the timed runs (bench_filler.hpp); the warm-up runs have none.
+      // filler's length for the timed runs (keep_busy_filler.hpp); the warm-up runs have none.
       // The case's first run, which builds its programs, does not count; a warm-up of one run
       // gets a second for the host's time.
       std::vector<double> warm, host;

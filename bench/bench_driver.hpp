@@ -21,7 +21,7 @@ struct DriverOptions {
   std::string command;              // the command line, kept in the JSON
   double max_case_seconds = 20;     // a case's timed runs are cut (to no fewer than 5) to fit
   double max_seconds = 0;           // > 0: factories not started by then become "(skipped)" rows
-  bool filler = true;               // a keep_busy filler before each timed run (bench_filler.hpp)
+  bool filler = true;               // a keep_busy filler before each timed run (keep_busy_filler.hpp)
 };
 
 // The registered op names, sorted and without repeats.

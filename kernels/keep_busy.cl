@@ -1,6 +1,6 @@
 /* keep_busy: computes for `steps` steps and touches no memory but one word per work-item, so that
  * an in-order queue stays busy while the host enqueues the commands behind it. The benchmark puts
- * one before each timed run (bench/bench_filler.cpp): a run's events then span its device work
+ * one before each timed run (bench/keep_busy_filler.cpp): a run's events then span its device work
  * alone, not the host's launch latency, as the NPP peer's filler does for NPP. It leaves the
  * caches as they were (a memset filler would leave dirty lines that the timed run writes back).
  * Host side: src/ops/keep_busy.cpp. Each work-item runs xorshift32 (13, 17, 5) from

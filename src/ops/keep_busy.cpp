@@ -10,7 +10,7 @@ namespace plinth::detail {
 Event keep_busy(Queue& queue, DeviceArray& out, std::uint32_t steps) {
   constexpr const char* kOp = "keep_busy";
   check_device(queue, out, kOp, "out");
-  if (out.empty() || out.depth() != Depth::u32 || out.channels() != 1) {
+  if (out.depth() != Depth::u32 || out.channels() != 1) {
     throw Error(ErrorCode::invalid_argument, kOp, "out", "must be a u32 array of one channel");
   }
   if (out.size() > 1024) throw Error(ErrorCode::invalid_argument, kOp, "out", "holds more than 1024 elements");

@@ -1,5 +1,5 @@
-// The filler before each timed run (bench_filler.hpp).
-#include "bench_filler.hpp"
+// The filler before each timed run (keep_busy_filler.hpp).
+#include "keep_busy_filler.hpp"
 
 #include <algorithm>
 #include <cmath>
