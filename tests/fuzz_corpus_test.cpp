@@ -135,5 +135,36 @@ TEST(FuzzCorpus, PngChunkPastTheEndOfTheFileIsRefused) {
   }
 }
 
+// A 29-byte BMP whose header stops after its height (CI's fuzz_image run of 2026-11-28): stb read
+// the bit count from past the end as 1 and decoded 32769x7426 pixels of zeros, for 48 s under
+// ASan. A header cut short is refused before stb.
+TEST(FuzzCorpus, BmpHeaderCutShortIsRefused) {
+  const fs::path path = fs::path(PLINTH_SOURCE_DIR) / "fuzz/regressions/image/bmp_header_cut_short.bmp";
+  try {
+    (void)read_image(path.string());
+    ADD_FAILURE() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::format);
+    EXPECT_NE(std::string(e.what()).find("truncated BMP file: its header is cut short"), std::string::npos) << e.what();
+  }
+}
+
+// 578 bytes of arithmetic-coded progressive JPEG (written by hand, 2026-11-28): a 16384x16384 grey
+// image, its DC scan and 40 scans of the same AC coefficients, none with data (libjpeg's
+// arithmetic decoder feeds zeros at a marker without a warning). Each scan is a pass over 2^28
+// samples; under the fuzzer's ASan build 500 of them would take about 50 s. The 33rd pass crosses
+// the limit of 2^33 samples and is refused before its data is decoded.
+TEST(FuzzCorpus, JpegScansOfMoreThan2Pow33SamplesAreRefused) {
+  const fs::path path =
+      fs::path(PLINTH_SOURCE_DIR) / "fuzz/regressions/image/jpeg_arithmetic_scans_over_2pow33_samples.jpg";
+  try {
+    (void)read_image(path.string());
+    ADD_FAILURE() << "accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::format);
+    EXPECT_NE(std::string(e.what()).find("scans decode more than 2^33 samples"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace plinth

@@ -28,9 +28,15 @@ namespace plinth::detail {
 namespace {
 
 constexpr const char* kRead = "read_image";
-// A progressive file may have any number of scans, each a pass over the whole image; a hostile
-// one repeats scans to take minutes. libjpeg-turbo's TurboJPEG API stops at 500 too.
+// A progressive file may have any number of scans, each a pass over the components it names; a
+// hostile one repeats scans to take minutes. libjpeg-turbo's TurboJPEG API stops at 500 scans too.
+// The scans' samples are bounded as well: an arithmetic-coded file needs no bytes for a flat image
+// (at a marker libjpeg's arithmetic decoder feeds zeros without a warning, as the standard lets
+// it), so 200 bytes can state a 16384x16384 image and hundreds of scans over it. 2^33 samples are
+// 32 passes over the largest image read_image decodes; libjpeg's own progressive script takes 14
+// for a colour image without subsampling.
 constexpr int kMaxScans = 500;
+constexpr std::uint64_t kMaxScanSamples = std::uint64_t{1} << 33;
 
 constexpr int kExifMarker = JPEG_APP0 + 1;
 
@@ -53,11 +59,31 @@ void on_message(j_common_ptr info, int level) {
   if (level < 0) on_error(info);
 }
 
+// libjpeg's progress monitor with the scans counted so far: libjpeg calls it before each row of
+// blocks it reads, so a scan over the limits is refused before its data is decoded.
+struct ScanCount {
+  jpeg_progress_mgr base;  // first, so that libjpeg's pointer to it is a pointer to this
+  int scan = 0;
+  std::uint64_t samples = 0;
+};
+
 void on_progress(j_common_ptr info) {
   auto* decoder = reinterpret_cast<j_decompress_ptr>(info);
-  if (decoder->input_scan_number > kMaxScans) {
-    auto* errors = reinterpret_cast<ErrorManager*>(info->err);
+  auto* count = reinterpret_cast<ScanCount*>(decoder->progress);
+  if (decoder->input_scan_number == count->scan) return;
+  count->scan = decoder->input_scan_number;
+  for (int i = 0; i < decoder->comps_in_scan; ++i) {
+    const jpeg_component_info* component = decoder->cur_comp_info[i];
+    count->samples += std::uint64_t{component->width_in_blocks} * component->height_in_blocks * DCTSIZE2;
+  }
+  auto* errors = reinterpret_cast<ErrorManager*>(info->err);
+  if (count->scan > kMaxScans) {
     std::snprintf(errors->message, sizeof errors->message, "a progressive JPEG of more than %d scans", kMaxScans);
+    std::longjmp(errors->jump, 1);
+  }
+  if (count->samples > kMaxScanSamples) {
+    std::snprintf(errors->message, sizeof errors->message,
+                  "a JPEG whose scans decode more than 2^33 samples (32 passes over a 2^28-pixel image)");
     std::longjmp(errors->jump, 1);
   }
 }
@@ -65,7 +91,7 @@ void on_progress(j_common_ptr info) {
 struct Decoder {
   jpeg_decompress_struct info;
   ErrorManager errors;
-  jpeg_progress_mgr progress;
+  ScanCount progress;
 };
 
 // The steps that may fail inside libjpeg, each behind its own setjmp: false with the message in
@@ -192,8 +218,8 @@ HostImage read_jpeg(std::FILE* file, const std::string& path, ReadMode mode) {
   decoder.errors.base.emit_message = on_message;
   DecoderOwner owner(decoder);  // jpeg_destroy_decompress also takes a structure whose creation failed
   if (!create(decoder)) throw Error(ErrorCode::io, kRead, path, std::string("cannot start the JPEG decoder: ") + decoder.errors.message);
-  decoder.progress.progress_monitor = on_progress;
-  decoder.info.progress = &decoder.progress;
+  decoder.progress.base.progress_monitor = on_progress;
+  decoder.info.progress = &decoder.progress.base;
 
   const auto refuse = [&](const char* step) {
     check_size_if_known(decoder, path);
