@@ -5,6 +5,9 @@
 
 #include "plinth/error.hpp"
 #include "targets.hpp"
+#if PLINTH_FUZZ_VIDEO
+#include "video_target.hpp"
+#endif
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   try {

@@ -3,16 +3,20 @@
 # from its seed corpus; fails when a target finds a crash, a sanitizer report, a leak, a hang or
 # an input that needs more memory than the limits below. docs/RELIABILITY.md ("Fuzzing") says
 # how to run for longer and what to do with a find.
-#   bash scripts/fuzz.sh [SECONDS] [TARGET...]      targets: cascade image npy nv12 (default all)
+#   bash scripts/fuzz.sh [SECONDS] [TARGET...]      targets: cascade image npy nv12 video (default all;
+#                                                   video where FFmpeg's development files are installed)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-((${#targets[@]})) || targets=(cascade image npy nv12)
 
 cmake -S fuzz -B build-fuzz -G Ninja -DCMAKE_CXX_COMPILER="${PLINTH_FUZZ_CXX:-clang++-14}" >/dev/null
 cmake --build build-fuzz -j "$(nproc)"
+if ((${#targets[@]} == 0)); then
+  targets=(cascade image npy nv12)
+  if [[ -x build-fuzz/fuzz_video ]]; then targets+=(video); fi
+fi
 
 # One target per core at a time; each writes new inputs to a scratch corpus (the seeds in
 # fuzz/corpus/ stay as committed) and what it finds to build-fuzz/crashes/<target>/.

@@ -5,13 +5,13 @@
 # name that matches below. Labels only select: the default run still runs every test.
 set(plinth_fast_tests
   "\\.Errors$" "^IntegralErrors\\." "^Resize\\.RejectsBadArguments$"
-  "^FuzzCorpus\\." "^JpegFiles\\." "^Nv12Files\\." "^Nv12\\.PlanesOfAPackedFrame$"
+  "^FuzzCorpus\\." "^VideoFuzzCorpus\\." "^JpegFiles\\." "^Nv12Files\\." "^Nv12\\.PlanesOfAPackedFrame$"
   "^(Npy|ImageFiles|Writers|OutputFiles|ProgramCacheFiles|DeviceMemory)\\."
   "^Arithm\\.(SaturationAtTheLimits|InPlace|SynchronousForms)$"
   "^Pyramid\\.TinyImagesKeepShrinkingToOnePixel$" "^CascadeXml\\." "^OpsCoreApi\\."
   "^Backend\\.EventsWithAndWithoutTiming$" "^KeepBusy\\."
   "^CubinStore\\.(IndexParses|EntriesUnder|ATruncated|NotAnElf|AMalformed|PlinthCubinDir)")
-foreach(test IN LISTS plinth_tests_TESTS plinth_cascade_tests_TESTS plinth_jpeg_tests_TESTS)
+foreach(test IN LISTS plinth_tests_TESTS plinth_cascade_tests_TESTS plinth_jpeg_tests_TESTS plinth_video_tests_TESTS)
   foreach(pattern IN LISTS plinth_fast_tests)
     if(test MATCHES "${pattern}")
       set_tests_properties("${test}" PROPERTIES LABELS fast)

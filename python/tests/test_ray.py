@@ -100,3 +100,43 @@ def test_bad_job_arguments_fail_before_ray_starts(tmp_path):
     with pytest.raises(OSError):
         plinth.ray.detect([str(PHOTO)], "no_such_cascade", str(tmp_path / "r.jsonl"))
     assert not ray.is_initialized()
+
+
+
+def test_two_logical_gpus_get_an_actor_each(tmp_path):
+    # The actor-per-GPU logic of a multi-GPU host, on PoCL: two logical GPUs, so two actors, each with
+    # the one GPU Ray gave it (CUDA_VISIBLE_DEVICES), both started before the first batch; twelve images
+    # in batches of one keep both busy. Every result is that of one actor.
+    import plinth.ray
+
+    photo = cv2.resize(cv2.imread(str(PHOTO)), (200, 200))
+    folder = tmp_path / "images"
+    folder.mkdir()
+    for i in range(12):
+        cv2.imwrite(str(folder / f"{i:02d}.png"), photo)
+    out = tmp_path / "results.jsonl"
+    try:
+        job = plinth.ray.detect([str(folder)], "frontalface_alt2", str(out), batch_size=1, progress=False,
+                                init_kwargs={"num_gpus": 2, "num_cpus": 4, "include_dashboard": False})
+    finally:
+        ray.shutdown()
+    assert (job.images, job.errors) == (12, 0)
+    assert sorted(job.per_gpu) == [0, 1], job.per_gpu
+    assert "images per GPU: 0: " in job.summary()
+    expected = reference(str(folder / "00.png"), None)
+    assert expected
+    for line in out.read_text().splitlines():
+        assert sorted(json.loads(line)["objects"]) == expected
+
+
+def test_actors_that_would_hold_every_cpu_are_refused(tmp_path):
+    # Two GPU actors on a two-CPU cluster would leave no CPU for decoding: the job would wait for ever.
+    import plinth.ray
+
+    try:
+        with pytest.raises(RuntimeError, match="leave none for decoding"):
+            plinth.ray.detect([str(PHOTO)], "frontalface_alt2", str(tmp_path / "r.jsonl"), progress=False,
+                              init_kwargs={"num_gpus": 2, "num_cpus": 2, "include_dashboard": False})
+    finally:
+        ray.shutdown()
+    assert not (tmp_path / "r.jsonl").exists()

@@ -105,6 +105,10 @@ struct VideoWriter::Impl {
   AVPixelFormat choose_pixel_format(const AVCodec& codec, bool lossless) const {
     if (lossless) return AV_PIX_FMT_0RGB32;  // FFV1's packed BGR: every 8-bit BGR (and grey) frame exactly
     const bool even = size.width % 2 == 0 && size.height % 2 == 0;
+    // JPEG-based encoders (mjpeg) take full-range YUV, as OpenCV's writer gives them; they refuse
+    // the limited-range formats below unless told to break the standard.
+    if (has_pixel_format(codec, AV_PIX_FMT_YUVJ420P) && even) return AV_PIX_FMT_YUVJ420P;
+    if (has_pixel_format(codec, AV_PIX_FMT_YUVJ444P)) return AV_PIX_FMT_YUVJ444P;
     if (has_pixel_format(codec, AV_PIX_FMT_YUV420P) && even) return AV_PIX_FMT_YUV420P;  // what players expect
     if (has_pixel_format(codec, AV_PIX_FMT_YUV444P)) return AV_PIX_FMT_YUV444P;
     if (has_pixel_format(codec, AV_PIX_FMT_YUV420P)) {
@@ -142,7 +146,7 @@ struct VideoWriter::Impl {
     encoder->pix_fmt = choose_pixel_format(*codec, options.lossless);
     encoder->gop_size = 12;
     encoder->thread_count = 0;
-    if (codec->id == AV_CODEC_ID_MPEG4 || codec->id == AV_CODEC_ID_MSMPEG4V3) {
+    if (codec->id == AV_CODEC_ID_MPEG4 || codec->id == AV_CODEC_ID_MSMPEG4V3 || codec->id == AV_CODEC_ID_MJPEG) {
       // A fixed quantiser of 3 (ffmpeg's -q:v 3): good quality whatever the size; the default
       // 200 kbit/s would smear the drawn points.
       quality = 3 * FF_QP2LAMBDA;

@@ -56,7 +56,14 @@ class Detector:
 
     def __init__(self, engine, cascade, device, options):
         self.engine, self.options = engine, options
+        # The GPU Ray gave this actor (it sets CUDA_VISIBLE_DEVICES to it alone, so the actor's first GPU,
+        # on CUDA and on NVIDIA's OpenCL, is that one); -1 for the CPU engines.
+        self.gpu = -1
         if engine == "plinth":
+            import ray
+
+            ids = ray.get_gpu_ids()
+            self.gpu = int(ids[0]) if ids else -1
             import plinth
 
             self.queue = plinth.Queue(plinth.Context(device))
@@ -114,6 +121,7 @@ class Detector:
             "height": np.array([s[0] if not errors[i] else 0 for i, s in enumerate(shapes)], np.int32),
             "objects": np.array(objects, dtype=object), "error": np.array(errors, dtype=object),
             "decode_ms": batch["decode_ms"], "upload_ms": upload_ms, "detect_ms": detect_ms,
+            "gpu": np.full(n, self.gpu, np.int32),
         }
 
 
@@ -135,10 +143,14 @@ class DetectJob:
         self.images = self.errors = self.objects = 0
         self.decode_ms = self.upload_ms = self.detect_ms = 0.0
         self.seconds = 0.0
+        self.per_gpu = {}  # GPU id (Ray's) -> images it detected, for the plinth engine
 
     def add(self, row, result):
         self.images += result["error"] is None
         self.errors += result["error"] is not None
+        gpu = int(row["gpu"])
+        if gpu >= 0 and result["error"] is None:
+            self.per_gpu[gpu] = self.per_gpu.get(gpu, 0) + 1
         self.objects += len(result["objects"])
         self.decode_ms += float(row["decode_ms"])
         self.upload_ms += float(row["upload_ms"])
@@ -146,9 +158,12 @@ class DetectJob:
 
     def summary(self):
         rate = self.images / self.seconds if self.seconds > 0 else 0.0
-        return (f"{self.images} images, {self.errors} errors, {self.objects} objects in {self.seconds:.1f} s: "
+        text = (f"{self.images} images, {self.errors} errors, {self.objects} objects in {self.seconds:.1f} s: "
                 f"{rate:.1f} images/s; summed over workers: decode {self.decode_ms / 1000:.1f} s, "
                 f"upload {self.upload_ms / 1000:.1f} s, detect {self.detect_ms / 1000:.1f} s")
+        if len(self.per_gpu) > 1:
+            text += "; images per GPU: " + ", ".join(f"{g}: {n}" for g, n in sorted(self.per_gpu.items()))
+        return text
 
 
 def _output_format(out):
@@ -190,7 +205,18 @@ def detect(inputs, cascade, out, *, engine="plinth", batch_size=16, actors=None,
     if actors < 1:
         raise RuntimeError("plinth.ray: the Ray cluster has no GPU (on a machine without one, ray.init(num_gpus=1) "
                            "or --local-gpus 1 makes a logical GPU for PoCL)")
-    ray.data.DataContext.get_current().enable_progress_bars = progress
+    # Each detection actor holds a CPU while it lives; decoding needs at least one more, or the job waits
+    # for ever.
+    cpus = int(ray.cluster_resources().get("CPU", 0))
+    if actors >= cpus:
+        raise RuntimeError(f"plinth.ray: {actors} detection actor(s) would hold all {cpus} of the Ray cluster's CPUs and "
+                           "leave none for decoding: give Ray more CPUs (num_cpus, --local-cpus) or use fewer actors")
+    context = ray.data.DataContext.get_current()
+    context.enable_progress_bars = progress
+    # The pool starts every actor (one per GPU) before the first batch, so that the first batches are
+    # spread over all the GPUs rather than queued on the first actor that happens to be ready.
+    if context.wait_for_min_actors_s <= 0:
+        context.wait_for_min_actors_s = 600
     options = {"scale_factor": scale_factor, "min_neighbors": min_neighbors, "min_size": tuple(min_size),
                "max_size": tuple(max_size)}
 

@@ -1,0 +1,116 @@
+"""Scale-out of the Ray detection job across the GPUs of one host (issue 21).
+
+The job of `python -m plinth.ray detect` (plinth.ray.detect), unchanged, in one local Ray instance that
+declares every GPU: plinth with one actor (one GPU) and with one actor per GPU, alternately for a few
+rounds, after a warm-up that fills every actor's program cache, and decoding only (the pipeline with no
+detection: the ceiling the CPUs set). The inputs are the images of a folder (videos there are left
+out: one Ray task decodes a whole video, so a few long videos decide the time, not the GPUs), each
+listed --copies times through symbolic links in a temporary folder, so that there is enough work.
+
+Prints a line per job and the scaling factor (median images/s on N GPUs over the median on one);
+writes every job's figures to OUT (JSON): images/s, job seconds, decode / upload / detect seconds
+summed over workers, images per GPU, and the detection actors' busy fraction (detect time over
+actors x job time), which says whether the GPUs or the decoding bound the job.
+
+On a machine without a GPU, --gpus N declares N logical GPUs and plinth runs on PoCL: that checks the
+actor-per-GPU logic, not the figure.
+
+    python ray_scale.py IMAGES CASCADE OUT.json [--gpus N] [--cpus C] [--copies K] [--rounds R] [--batch-size B]
+"""
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+import ray
+
+from plinth.ray.detect import detect
+from plinth.ray.inputs import IMAGE_EXTENSIONS
+
+
+def gpu_count():
+    try:
+        listing = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True, timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        return 0
+    return sum(line.startswith("GPU ") for line in listing.splitlines())
+
+
+def linked_copies(source, copies, into):
+    """`copies` folders of symbolic links to the images of `source`; returns the number of images."""
+    names = sorted(n for n in os.listdir(source) if os.path.splitext(n)[1].lower() in IMAGE_EXTENSIONS)
+    if not names:
+        raise SystemExit(f"ray_scale: no images in {source}")
+    for c in range(copies):
+        folder = os.path.join(into, f"copy{c:03d}")
+        os.makedirs(folder)
+        for n in names:
+            os.symlink(os.path.abspath(os.path.join(source, n)), os.path.join(folder, n))
+    return len(names) * copies
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("images", help="folder of images")
+    parser.add_argument("cascade", help="cascade XML file or opencv-data name")
+    parser.add_argument("out", help="JSON file for the figures")
+    parser.add_argument("--gpus", type=int, default=0, help="GPUs to declare (default: nvidia-smi's count)")
+    parser.add_argument("--cpus", type=int, default=os.cpu_count(), help="CPUs to declare (default: all)")
+    parser.add_argument("--copies", type=int, default=20, help="times each image is listed (default 20)")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of 1 GPU and N GPUs (default 3)")
+    parser.add_argument("--batch-size", type=int, default=32)
+    parser.add_argument("--scale-factor", type=float, default=1.1)
+    parser.add_argument("--min-neighbors", type=int, default=3)
+    args = parser.parse_args()
+    gpus = args.gpus or gpu_count()
+    if gpus < 1:
+        raise SystemExit("ray_scale: no GPU found; --gpus N declares N logical GPUs (PoCL)")
+    if args.copies < 1 or args.rounds < 1:
+        raise SystemExit("ray_scale: --copies and --rounds must be positive")
+
+    work = tempfile.mkdtemp(prefix="plinth-ray-scale.")
+    try:
+        images = linked_copies(args.images, args.copies, work)
+        cpus = args.cpus
+        ray.init(num_cpus=cpus, num_gpus=gpus, include_dashboard=False, log_to_driver=False)
+        print(f"ray {ray.__version__}: {cpus} CPUs, {gpus} GPUs; {images} images "
+              f"({images // args.copies} x {args.copies})", flush=True)
+        plan = [("warm-up", "plinth", gpus), ("decode only", "decode", gpus)]
+        for r in range(args.rounds):
+            plan += [(f"round {r + 1}", "plinth", 1)] + ([(f"round {r + 1}", "plinth", gpus)] if gpus > 1 else [])
+        jobs = []
+        for label, engine, actors in plan:
+            path = os.path.join(work, "results.jsonl")
+            job = detect([work], args.cascade, path, engine=engine, batch_size=args.batch_size,
+                         actors=actors, scale_factor=args.scale_factor, min_neighbors=args.min_neighbors,
+                         force=True, progress=False)
+            os.unlink(path)
+            busy = job.detect_ms / 1000 / (actors * job.seconds) if engine == "plinth" else None
+            row = {"job": label, "engine": engine, "actors": actors, "images": job.images, "errors": job.errors,
+                   "objects": job.objects, "seconds": job.seconds, "images_per_s": job.images / job.seconds,
+                   "decode_s": job.decode_ms / 1000, "upload_s": job.upload_ms / 1000,
+                   "detect_s": job.detect_ms / 1000, "per_gpu": {str(g): n for g, n in sorted(job.per_gpu.items())},
+                   "detect_busy": busy}
+            jobs.append(row)
+            print(f"{label}, {engine}, {actors} actor(s): {job.summary()}"
+                  + (f"; detection actors busy {busy:.0%}" if busy is not None else ""), flush=True)
+        one = statistics.median(j["images_per_s"] for j in jobs if j["job"].startswith("round") and j["actors"] == 1)
+        many = statistics.median(j["images_per_s"] for j in jobs if j["job"].startswith("round") and j["actors"] == gpus)
+        scaling = many / one
+        print(f"1 GPU: {one:.1f} images/s; {gpus} GPUs: {many:.1f} images/s; scaling {scaling:.2f} "
+              f"({scaling / gpus:.2f} x N)", flush=True)
+        with open(args.out, "w") as f:
+            json.dump({"cpus": cpus, "gpus": gpus, "images": images, "batch_size": args.batch_size,
+                       "scaling": scaling, "jobs": jobs}, f, indent=1)
+    finally:
+        ray.shutdown()
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
