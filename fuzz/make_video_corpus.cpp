@@ -45,7 +45,9 @@ int main(int argc, char** argv) {
         plinth::HostImage frame(w, h, plinth::Format{plinth::Depth::u8, channels});
         for (int y = 0; y < h; ++y) {
           auto* row = frame.row_as<std::uint8_t>(y);
-          for (int x = 0; x < w * channels; ++x) row[x] = static_cast<std::uint8_t>((x * 7 + y * 5 + f * 16 + x % 3 * 40) & 0xff);
+          for (int x = 0; x < w * channels; ++x) {
+            row[x] = static_cast<std::uint8_t>((x * 7 + y * 5 + f * 16 + x % 3 * 40) & 0xff);
+          }
         }
         writer.write(frame);
       }

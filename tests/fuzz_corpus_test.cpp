@@ -5,14 +5,12 @@
 // no report.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
 #include "../fuzz/targets.hpp"
+#include "../fuzz/saved_inputs.hpp"
 #include "plinth/error.hpp"
 
 namespace plinth {
@@ -33,20 +31,8 @@ constexpr Target kTargets[] = {
     {"nv12", fuzz::nv12_input},
 };
 
-std::vector<fs::path> files_in(const fs::path& dir) {
-  std::vector<fs::path> out;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir, ec)) {
-    if (e.is_regular_file() && e.path().filename() != "README.md") out.push_back(e.path());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-std::vector<std::uint8_t> bytes_of(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+using fuzz::bytes_of;
+using fuzz::files_in;
 
 TEST(FuzzCorpus, EverySeedIsAcceptedByItsReader) {
   for (const Target& target : kTargets) {
@@ -80,18 +66,24 @@ TEST(FuzzCorpus, EveryFoundCrashIsNowAcceptedOrRefusedCleanly) {
   }
 }
 
+// read_image of a saved find in fuzz/regressions/image/ refuses it as a format error whose message
+// holds `text`.
+void expect_refused(const char* name, const char* text) {
+  const fs::path path = fs::path(PLINTH_SOURCE_DIR) / "fuzz/regressions/image" / name;
+  ASSERT_TRUE(fs::is_regular_file(path)) << path;
+  try {
+    (void)read_image(path.string());
+    ADD_FAILURE() << name << " accepted";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::format) << e.what();
+    EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
+  }
+}
+
 // A DHT segment that declares more than 256 codes (fuzz_image's first find: stb_image 2.27, which
 // read JPEG then, wrote past its tables). libjpeg refuses the table.
 TEST(FuzzCorpus, JpegHuffmanTableOfMoreThan256CodesIsRefused) {
-  const auto data = bytes_of(fs::path(PLINTH_SOURCE_DIR) / "fuzz/regressions/image/stb_jpeg_dht_over_256_codes.jpg");
-  ASSERT_FALSE(data.empty());
-  try {
-    fuzz::image_input(data.data(), data.size());
-    ADD_FAILURE() << "accepted";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ErrorCode::format);
-    EXPECT_NE(std::string(e.what()).find("Bogus Huffman table definition"), std::string::npos) << e.what();
-  }
+  expect_refused("stb_jpeg_dht_over_256_codes.jpg", "Bogus Huffman table definition");
 }
 
 // A valid PNG (3x2 grey, value 10 * y + x) whose first IDAT chunk is empty: stb_image would copy
@@ -112,41 +104,20 @@ TEST(FuzzCorpus, PngWithAnEmptyFirstIdatDecodes) {
 // and copied zero bytes into a null buffer for an empty IDAT there. libpng refuses the length, and
 // so does plinth, before stb.
 TEST(FuzzCorpus, PngChunkLengthOver2GiBIsRefused) {
-  const fs::path path = fs::path(PLINTH_SOURCE_DIR) / "fuzz/regressions/image/stb_png_chunk_length_over_2gib.png";
-  try {
-    (void)read_image(path.string());
-    ADD_FAILURE() << "accepted";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ErrorCode::format);
-    EXPECT_NE(std::string(e.what()).find("more than 2^31 - 1 bytes"), std::string::npos) << e.what();
-  }
+  expect_refused("stb_png_chunk_length_over_2gib.png", "more than 2^31 - 1 bytes");
 }
 
 // An IDAT that declares 1.2 GB in a 323-byte file (a local fuzz_image run, 2026-11-25): stb_image
 // allocated 2 GiB for it before reading. A chunk that runs past the end is refused before stb.
 TEST(FuzzCorpus, PngChunkPastTheEndOfTheFileIsRefused) {
-  const fs::path path = fs::path(PLINTH_SOURCE_DIR) / "fuzz/regressions/image/stb_png_idat_longer_than_the_file.png";
-  try {
-    (void)read_image(path.string());
-    ADD_FAILURE() << "accepted";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ErrorCode::format);
-    EXPECT_NE(std::string(e.what()).find("truncated PNG file"), std::string::npos) << e.what();
-  }
+  expect_refused("stb_png_idat_longer_than_the_file.png", "truncated PNG file");
 }
 
 // A 29-byte BMP whose header stops after its height (CI's fuzz_image run of 2026-11-28): stb read
 // the bit count from past the end as 1 and decoded 32769x7426 pixels of zeros, for 48 s under
 // ASan. A header cut short is refused before stb.
 TEST(FuzzCorpus, BmpHeaderCutShortIsRefused) {
-  const fs::path path = fs::path(PLINTH_SOURCE_DIR) / "fuzz/regressions/image/bmp_header_cut_short.bmp";
-  try {
-    (void)read_image(path.string());
-    ADD_FAILURE() << "accepted";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ErrorCode::format);
-    EXPECT_NE(std::string(e.what()).find("truncated BMP file: its header is cut short"), std::string::npos) << e.what();
-  }
+  expect_refused("bmp_header_cut_short.bmp", "truncated BMP file: its header is cut short");
 }
 
 // 578 bytes of arithmetic-coded progressive JPEG (written by hand, 2026-11-28): a 16384x16384 grey
@@ -155,15 +126,7 @@ TEST(FuzzCorpus, BmpHeaderCutShortIsRefused) {
 // samples; under the fuzzer's ASan build 500 of them would take about 50 s. The 33rd pass crosses
 // the limit of 2^33 samples and is refused before its data is decoded.
 TEST(FuzzCorpus, JpegScansOfMoreThan2Pow33SamplesAreRefused) {
-  const fs::path path =
-      fs::path(PLINTH_SOURCE_DIR) / "fuzz/regressions/image/jpeg_arithmetic_scans_over_2pow33_samples.jpg";
-  try {
-    (void)read_image(path.string());
-    ADD_FAILURE() << "accepted";
-  } catch (const Error& e) {
-    EXPECT_EQ(e.code(), ErrorCode::format);
-    EXPECT_NE(std::string(e.what()).find("scans decode more than 2^33 samples"), std::string::npos) << e.what();
-  }
+  expect_refused("jpeg_arithmetic_scans_over_2pow33_samples.jpg", "scans decode more than 2^33 samples");
 }
 
 }  // namespace

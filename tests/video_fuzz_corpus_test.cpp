@@ -4,13 +4,11 @@
 // plinth::Error. tests/fuzz_corpus_test.cpp does the same for the readers without FFmpeg.
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <string>
 #include <vector>
 
+#include "../fuzz/saved_inputs.hpp"
 #include "../fuzz/video_target.hpp"
 #include "plinth/error.hpp"
 
@@ -19,20 +17,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<fs::path> files_in(const fs::path& dir) {
-  std::vector<fs::path> out;
-  std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir, ec)) {
-    if (e.is_regular_file() && e.path().filename() != "README.md") out.push_back(e.path());
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
-
-std::vector<std::uint8_t> bytes_of(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
+using fuzz::bytes_of;
+using fuzz::files_in;
 
 TEST(VideoFuzzCorpus, EverySeedIsAccepted) {
   const auto seeds = files_in(fs::path(PLINTH_SOURCE_DIR) / "fuzz/corpus/video");

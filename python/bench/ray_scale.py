@@ -79,6 +79,7 @@ def main():
         ray.init(num_cpus=cpus, num_gpus=gpus, include_dashboard=False, log_to_driver=False)
         print(f"ray {ray.__version__}: {cpus} CPUs, {gpus} GPUs; {images} images "
               f"({images // args.copies} x {args.copies})", flush=True)
+        # Decoding only with as many (idle) actors as GPUs: the CPUs left to decoding are those of the N-GPU job.
         plan = [("warm-up", "plinth", gpus), ("decode only", "decode", gpus)]
         for r in range(args.rounds):
             plan += [(f"round {r + 1}", "plinth", 1)] + ([(f"round {r + 1}", "plinth", gpus)] if gpus > 1 else [])
@@ -98,8 +99,9 @@ def main():
             jobs.append(row)
             print(f"{label}, {engine}, {actors} actor(s): {job.summary()}"
                   + (f"; detection actors busy {busy:.0%}" if busy is not None else ""), flush=True)
-        one = statistics.median(j["images_per_s"] for j in jobs if j["job"].startswith("round") and j["actors"] == 1)
-        many = statistics.median(j["images_per_s"] for j in jobs if j["job"].startswith("round") and j["actors"] == gpus)
+        rounds = [j for j in jobs if j["job"].startswith("round")]
+        one = statistics.median(j["images_per_s"] for j in rounds if j["actors"] == 1)
+        many = statistics.median(j["images_per_s"] for j in rounds if j["actors"] == gpus)
         scaling = many / one
         print(f"1 GPU: {one:.1f} images/s; {gpus} GPUs: {many:.1f} images/s; scaling {scaling:.2f} "
               f"({scaling / gpus:.2f} x N)", flush=True)

@@ -9,29 +9,8 @@
 #   fills the program cache), cv2 (OpenCV 4's CPU CascadeClassifier, one actor per core but one).
 # Decoding is OpenCV 4's in all three. Writes $OUT/ray_detect.log and $OUT/ray_detect.json.
 set -u
-root=$(pwd)
-stage=/tmp/plinth-ray-stage
-carry=$stage  # prefix/ and fallback/ for python_module.sh
-ray2=$root/.carry/ray2
-OUT=${OUT:-$root/out}
-mkdir -p "$OUT"
-exec > >(tee -a "$OUT/ray_detect.log") 2>&1
-work=$(mktemp -d /tmp/plinth-ray.XXXXXX)
-ls "$stage"/ray-*-stripped.zip "$ray2"/opencv_python_headless-4*.whl >/dev/null ||
-  { echo "!!! no Ray in $stage (the staging call did not run on this machine) or no .carry/ray2"; exit 1; }
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
-echo "CPUs: $(nproc)"
-
-deps=/tmp/plinth-ray-site
-opencv4=/tmp/plinth-opencv4
-rm -rf "$deps" "$opencv4"
-python3 -m zipfile -e "$stage"/ray-*-stripped.zip "$deps" || exit 1  # no unzip there
-chmod -R +x "$deps/ray/core"  # zipfile drops the mode bits: raylet, gcs_server
-python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target "$deps" \
-  "$stage"/jsonschema*.whl "$stage"/referencing*.whl "$stage"/rpds_py*.whl || exit 1
-python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target "$opencv4" \
-  "$ray2"/opencv_python_headless-4*.whl || exit 1
-source scripts/device/python_module.sh  # the module, in $work/site
+ray_log=ray_detect.log
+source scripts/device/ray_setup.sh  # Ray, OpenCV 4 and the module; root, ray2, work, OUT
 
 data=$work/data
 mkdir -p "$data"
@@ -39,7 +18,6 @@ cp -r "$ray2/images" "$data/images"
 for copy in $(seq 1 "${PLINTH_RAY_VIDEO_COPIES:-2}"); do
   mkdir -p "$data/videos$copy" && cp "$stage"/videos/*.avi "$data/videos$copy/"
 done
-export PYTHONPATH=$opencv4:$work/site:$deps PYTHONUNBUFFERED=1 RAY_USAGE_STATS_ENABLED=0
 python3 - "$data" "$ray2/haarcascade_frontalface_alt2.xml" "$OUT/ray_detect.json" <<'EOF'
 import json, os, sys, time
 import cv2, ray

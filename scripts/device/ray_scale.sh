@@ -8,30 +8,7 @@
 # ${PLINTH_RAY_ROUNDS:-3} rounds, with decoding only as the ceiling. Writes $OUT/ray_scale.log and
 # $OUT/ray_scale.json.
 set -u
-root=$(pwd)
-stage=/tmp/plinth-ray-stage
-carry=$stage  # prefix/ and fallback/ for python_module.sh
-ray2=$root/.carry/ray2
-OUT=${OUT:-$root/out}
-mkdir -p "$OUT"
-exec > >(tee -a "$OUT/ray_scale.log") 2>&1
-work=$(mktemp -d /tmp/plinth-ray.XXXXXX)
-ls "$stage"/ray-*-stripped.zip "$ray2"/opencv_python_headless-4*.whl >/dev/null ||
-  { echo "!!! no Ray in $stage (the staging call did not run on this machine) or no .carry/ray2"; exit 1; }
-nvidia-smi --query-gpu=index,name,pci.bus_id,clocks.sm --format=csv,noheader
-echo "CPUs: $(nproc)"
-
-deps=/tmp/plinth-ray-site
-opencv4=/tmp/plinth-opencv4
-rm -rf "$deps" "$opencv4"
-python3 -m zipfile -e "$stage"/ray-*-stripped.zip "$deps" || exit 1  # no unzip there
-chmod -R +x "$deps/ray/core"  # zipfile drops the mode bits: raylet, gcs_server
-python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target "$deps" \
-  "$stage"/jsonschema*.whl "$stage"/referencing*.whl "$stage"/rpds_py*.whl || exit 1
-python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --target "$opencv4" \
-  "$ray2"/opencv_python_headless-4*.whl || exit 1
-source scripts/device/python_module.sh  # the module, in $work/site
-
-export PYTHONPATH=$opencv4:$work/site:$deps PYTHONUNBUFFERED=1 RAY_USAGE_STATS_ENABLED=0
+ray_log=ray_scale.log
+source scripts/device/ray_setup.sh  # Ray, OpenCV 4 and the module; root, ray2, work, OUT
 python3 python/bench/ray_scale.py "$ray2/images" "$ray2/haarcascade_frontalface_alt2.xml" "$OUT/ray_scale.json" \
   --copies "${PLINTH_RAY_COPIES:-60}" --rounds "${PLINTH_RAY_ROUNDS:-3}"

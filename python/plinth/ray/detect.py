@@ -209,8 +209,9 @@ def detect(inputs, cascade, out, *, engine="plinth", batch_size=16, actors=None,
     # for ever.
     cpus = int(ray.cluster_resources().get("CPU", 0))
     if actors >= cpus:
-        raise RuntimeError(f"plinth.ray: {actors} detection actor(s) would hold all {cpus} of the Ray cluster's CPUs and "
-                           "leave none for decoding: give Ray more CPUs (num_cpus, --local-cpus) or use fewer actors")
+        raise RuntimeError(f"plinth.ray: {actors} detection actor(s) would hold all {cpus} of the Ray cluster's "
+                           "CPUs and leave none for decoding: give Ray more CPUs (num_cpus, --local-cpus) or use "
+                           "fewer actors")
     context = ray.data.DataContext.get_current()
     context.enable_progress_bars = progress
     # The pool starts every actor (one per GPU) before the first batch, so that the first batches are
