@@ -115,11 +115,14 @@ def test_two_logical_gpus_get_an_actor_each(tmp_path):
     for i in range(12):
         cv2.imwrite(str(folder / f"{i:02d}.png"), photo)
     out = tmp_path / "results.jsonl"
+    context = ray.data.DataContext.get_current()
+    before = context.wait_for_min_actors_s, context.enable_progress_bars
     try:
         job = plinth.ray.detect([str(folder)], "frontalface_alt2", str(out), batch_size=1, progress=False,
                                 init_kwargs={"num_gpus": 2, "num_cpus": 4, "include_dashboard": False})
     finally:
         ray.shutdown()
+    assert (context.wait_for_min_actors_s, context.enable_progress_bars) == before  # the job's settings undone
     assert (job.images, job.errors) == (12, 0)
     assert sorted(job.per_gpu) == [0, 1], job.per_gpu
     assert "images per GPU: 0: " in job.summary()

@@ -32,9 +32,9 @@ constexpr const char* kRead = "read_image";
 // hostile one repeats scans to take minutes. libjpeg-turbo's TurboJPEG API stops at 500 scans too.
 // The scans' samples are bounded as well: an arithmetic-coded file needs no bytes for a flat image
 // (at a marker libjpeg's arithmetic decoder feeds zeros without a warning, as the standard lets
-// it), so 200 bytes can state a 16384x16384 image and hundreds of scans over it. 2^33 samples are
-// 32 passes over the largest image read_image decodes; libjpeg's own progressive script takes 14
-// for a colour image without subsampling.
+// it), so a few hundred bytes can state a 16384x16384 image and hundreds of scans over it. 2^33
+// samples are 32 passes over the largest image read_image decodes; libjpeg's own progressive
+// script takes 14 for a colour image without subsampling.
 constexpr int kMaxScans = 500;
 constexpr std::uint64_t kMaxScanSamples = std::uint64_t{1} << 33;
 

@@ -212,14 +212,28 @@ def detect(inputs, cascade, out, *, engine="plinth", batch_size=16, actors=None,
         raise RuntimeError(f"plinth.ray: {actors} detection actor(s) would hold all {cpus} of the Ray cluster's "
                            "CPUs and leave none for decoding: give Ray more CPUs (num_cpus, --local-cpus) or use "
                            "fewer actors")
+    # Ray Data's settings for this job, restored afterwards: progress bars as asked, and the pool starts
+    # every actor (one per GPU) before the first batch, so that the first batches are spread over all
+    # the GPUs rather than queued on the first actor that happens to be ready.
+    # (Older Rays lack wait_for_min_actors_s and start the actors as they come.)
     context = ray.data.DataContext.get_current()
+    saved = {name: getattr(context, name) for name in ("enable_progress_bars", "wait_for_min_actors_s")
+             if hasattr(context, name)}
     context.enable_progress_bars = progress
-    # The pool starts every actor (one per GPU) before the first batch, so that the first batches are
-    # spread over all the GPUs rather than queued on the first actor that happens to be ready.
-    if context.wait_for_min_actors_s <= 0:
+    if saved.get("wait_for_min_actors_s", 1) <= 0:
         context.wait_for_min_actors_s = 600
-    options = {"scale_factor": scale_factor, "min_neighbors": min_neighbors, "min_size": tuple(min_size),
-               "max_size": tuple(max_size)}
+    try:
+        return _run(items, fmt, out, engine, cascade, device, batch_size, actors, frame_step, max_frames, progress,
+                    {"scale_factor": scale_factor, "min_neighbors": min_neighbors, "min_size": tuple(min_size),
+                     "max_size": tuple(max_size)})
+    finally:
+        for name, value in saved.items():
+            setattr(context, name, value)
+
+
+def _run(items, fmt, out, engine, cascade, device, batch_size, actors, frame_step, max_frames, progress, options):
+    """The job's pipeline, once detect() has checked its arguments and set Ray Data up."""
+    import ray
 
     job, start = DetectJob(), time.perf_counter()
     dataset = ray.data.from_items(items, override_num_blocks=len(items))
