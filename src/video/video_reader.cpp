@@ -1,5 +1,7 @@
 // VideoReader: FFmpeg demuxes and decodes; libswscale converts to BGR exactly as OpenCV's
 // FFmpeg backend (cv::VideoCapture, CAP_FFMPEG) does, so that frames compare bit for bit.
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -72,6 +74,13 @@ struct VideoReader::Impl {
   void open() {
     detail::quiet_ffmpeg_log();
     if (!packet || !picture) fail(ErrorCode::out_of_memory, "cannot allocate FFmpeg's packet and frame");
+    // What the path names, if anything, must be a regular file, as for every reader: FFmpeg would
+    // wait in open() for ever on a FIFO without a writer. A path that names nothing (a frame
+    // pattern such as frames/%04d.png) goes to FFmpeg as it is.
+    struct stat entry {};
+    if (::stat(path.c_str(), &entry) == 0 && !S_ISREG(entry.st_mode)) {
+      fail(ErrorCode::io, S_ISDIR(entry.st_mode) ? "is a directory, not a file" : "is not a regular file");
+    }
     int rc = avformat_open_input(&format, path.c_str(), nullptr, nullptr);
     if (rc == AVERROR(ENOENT) || rc == AVERROR(EACCES) || rc == AVERROR(EISDIR)) {
       fail(ErrorCode::io, "cannot open: " + detail::av_error_text(rc));

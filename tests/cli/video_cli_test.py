@@ -95,6 +95,11 @@ def group_video(cli):
     cli.fails(["detect", clip, "--draw", cli.o("faces.mp4")], "--force")  # exists
     cli.fails(["frames", clip, cli.o("faces")], "--force")
     cli.fails(["frames", cli.i("good.png"), cli.o("g")], "not a video")
+    # A FIFO named as a video (FFmpeg's open waited for a writer for ever) and a directory.
+    os.mkfifo(cli.i("fifo.avi"))
+    cli.fails(["frames", cli.i("fifo.avi"), cli.o("fifo_frames")], "not a regular file")
+    os.mkdir(cli.i("folder.avi"))
+    cli.fails(["frames", cli.i("folder.avi"), cli.o("folder_frames")], "is a directory")
 
 
 def float32_text_ok(text):
