@@ -1,6 +1,8 @@
 // NV12 frames: RGB -> NV12 against cv::cvtColor(RGB2YUV_I420), raw files, plane views.
 #include <opencv2/imgproc.hpp>
 
+#include <sys/stat.h>
+
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -104,6 +106,9 @@ TEST_F(Nv12Files, Errors) {
   Nv12Frame bad = random_frame(size, 7);
   bad.uv = HostImage(4, 2, Format{Depth::u8, 1});
   EXPECT_TRUE(throws_code([&] { write_nv12(path("bad.nv12"), bad); }, ErrorCode::invalid_argument));
+  // Appending to a FIFO without a reader waited for one for ever.
+  ASSERT_EQ(::mkfifo(path("fifo.nv12").c_str(), 0600), 0);
+  EXPECT_TRUE(throws_code([&] { write_nv12(path("fifo.nv12"), random_frame(size, 8), true); }, ErrorCode::io));
 }
 
 TEST(Nv12, PlanesOfAPackedFrame) {

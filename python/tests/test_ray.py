@@ -143,3 +143,13 @@ def test_actors_that_would_hold_every_cpu_are_refused(tmp_path):
     finally:
         ray.shutdown()
     assert not (tmp_path / "r.jsonl").exists()
+
+
+def test_a_fifo_among_the_inputs_is_that_file_s_error(tmp_path):
+    # cv2.imread on a FIFO without a writer waited for ever, and the job with it.
+    from plinth.ray.detect import decode
+
+    os.mkfifo(tmp_path / "fifo.png")
+    for kind in ("image", "video"):
+        (row,) = decode({"path": str(tmp_path / "fifo.png"), "kind": kind})
+        assert "not a regular file" in row["error"] and row["frame"] == -1

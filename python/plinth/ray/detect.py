@@ -23,6 +23,9 @@ def decode(item, frame_step=1, max_frames=0):
 
     path, start, rows = item["path"], time.perf_counter(), []
     try:
+        if os.path.exists(path) and not os.path.isfile(path):
+            # A FIFO would keep the decoder (and so the job) waiting for a writer for ever.
+            raise ValueError("not a regular file (a directory, FIFO or device)")
         if item["kind"] == "image":
             image = cv2.imread(path, cv2.IMREAD_GRAYSCALE)
             if image is None:
