@@ -102,7 +102,6 @@ def test_bad_job_arguments_fail_before_ray_starts(tmp_path):
     assert not ray.is_initialized()
 
 
-
 def test_two_logical_gpus_get_an_actor_each(tmp_path):
     # The actor-per-GPU logic of a multi-GPU host, on PoCL: two logical GPUs, so two actors, each with
     # the one GPU Ray gave it (CUDA_VISIBLE_DEVICES), both started before the first batch; twelve images
