@@ -1,7 +1,7 @@
 #pragma once
 // fuzz_video's input (kept apart from targets.hpp, whose readers need no FFmpeg): shared by the
-// libFuzzer entry point and by tests/video_fuzz_corpus_test.cpp, which replays the seeds and the
-// saved finds in the video tests. Returns when plinth accepted the input, throws plinth::Error
+// libFuzzer entry point and by tests/video_fuzz_corpus_test.cpp, which replays the seeds in the
+// video tests. Returns when plinth accepted the input, throws plinth::Error
 // when it refused it; anything else is a defect (targets.hpp says which).
 #include <cstddef>
 #include <cstdint>

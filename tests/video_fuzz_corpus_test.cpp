@@ -1,7 +1,8 @@
-// fuzz_video's inputs in the video tests (fuzz/video_target.hpp runs each as its fuzzer does):
-// every seed in fuzz/corpus/video/ must be accepted, so the fuzzer starts from valid files, and
-// every input in fuzz/regressions/video/ (a defect a fuzzer once found) accepted or refused with a
-// plinth::Error. tests/fuzz_corpus_test.cpp does the same for the readers without FFmpeg.
+// fuzz_video's seeds in the video tests (fuzz/video_target.hpp runs each as its fuzzer does): every
+// file in fuzz/corpus/video/ must be accepted, so the fuzzer starts from valid files.
+// tests/fuzz_corpus_test.cpp does the same for the readers without FFmpeg, and replays their saved
+// finds; fuzz_video has found nothing yet, so there is no fuzz/regressions/video/ to replay (a
+// first find goes there with a test of its own).
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -30,20 +31,6 @@ TEST(VideoFuzzCorpus, EverySeedIsAccepted) {
       fuzz::video_input(data.data(), data.size());
     } catch (const Error& e) {
       ADD_FAILURE() << "refused: " << e.what();
-    }
-  }
-}
-
-TEST(VideoFuzzCorpus, EveryFoundDefectIsNowAcceptedOrRefusedCleanly) {
-  for (const fs::path& input : files_in(fs::path(PLINTH_SOURCE_DIR) / "fuzz/regressions/video")) {
-    SCOPED_TRACE(input.string());
-    const auto data = bytes_of(input);
-    try {
-      fuzz::video_input(data.data(), data.size());
-    } catch (const Error&) {
-      // A clear refusal is what the fix gives.
-    } catch (const std::exception& e) {
-      ADD_FAILURE() << "threw a non-plinth exception: " << e.what();
     }
   }
 }

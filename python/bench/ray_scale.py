@@ -66,6 +66,8 @@ def main():
     parser.add_argument("--scale-factor", type=float, default=1.1)
     parser.add_argument("--min-neighbors", type=int, default=3)
     args = parser.parse_args()
+    if args.gpus < 0:
+        raise SystemExit("ray_scale: --gpus must be 0 (count them with nvidia-smi) or more")
     gpus = args.gpus or gpu_count()
     if gpus < 1:
         raise SystemExit("ray_scale: no GPU found; --gpus N declares N logical GPUs (PoCL)")
@@ -115,4 +117,7 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except (OSError, ValueError, RuntimeError) as error:  # a missing folder, too few CPUs, ...
+        sys.exit(f"ray_scale: {error}")

@@ -1,4 +1,5 @@
 """The detection job: decode (CPU tasks) -> detect (one actor per GPU) -> JSON lines or Parquet."""
+import contextlib
 import json
 import os
 import sys
@@ -215,10 +216,57 @@ def detect(inputs, cascade, out, *, engine="plinth", batch_size=16, actors=None,
         raise RuntimeError(f"plinth.ray: {actors} detection actor(s) would hold all {cpus} of the Ray cluster's "
                            "CPUs and leave none for decoding: give Ray more CPUs (num_cpus, --local-cpus) or use "
                            "fewer actors")
-    # Ray Data's settings for this job, restored afterwards: progress bars as asked, and the pool starts
-    # every actor (one per GPU) before the first batch, so that the first batches are spread over all
-    # the GPUs rather than queued on the first actor that happens to be ready.
-    # (Older Rays lack wait_for_min_actors_s and start the actors as they come.)
+    options = {"scale_factor": scale_factor, "min_neighbors": min_neighbors, "min_size": tuple(min_size),
+               "max_size": tuple(max_size)}
+    with _job_settings(ray, progress):
+        job, start = DetectJob(), time.perf_counter()
+        dataset = ray.data.from_items(items, override_num_blocks=len(items))
+        dataset = dataset.flat_map(decode, fn_kwargs={"frame_step": frame_step, "max_frames": max_frames})
+        dataset = dataset.map_batches(
+            Detector,
+            fn_constructor_kwargs={"engine": engine, "cascade": cascade, "device": device, "options": options},
+            batch_size=batch_size, batch_format="numpy", compute=ray.data.ActorPoolStrategy(size=actors),
+            num_gpus=1 if engine == "plinth" else 0)
+
+        directory = os.path.dirname(os.path.abspath(out))
+        fd, temp = tempfile.mkstemp(prefix=f".{os.path.basename(out)}.", suffix=".tmp", dir=directory)
+        try:
+            rows, last_report = [], time.monotonic()
+            with os.fdopen(fd, "w") as stream:
+                for batch in dataset.iter_batches(batch_size=None, batch_format="numpy"):
+                    for i in range(len(batch["path"])):
+                        row = {k: v[i] for k, v in batch.items()}
+                        result = _result(row)
+                        job.add(row, result)
+                        if fmt == "jsonl":
+                            stream.write(json.dumps(result) + "\n")
+                        else:
+                            rows.append(result)
+                        if result["error"]:
+                            print(f"plinth.ray: {result['path']}: {result['error']}", file=sys.stderr)
+                    if progress and time.monotonic() - last_report > 5:
+                        print(f"plinth.ray: {job.images + job.errors} results so far", file=sys.stderr)
+                        last_report = time.monotonic()
+            if fmt == "parquet":
+                import pyarrow as pa
+                import pyarrow.parquet as pq
+
+                pq.write_table(pa.Table.from_pylist(rows), temp)
+            os.replace(temp, out)
+        except BaseException:
+            if os.path.exists(temp):
+                os.unlink(temp)
+            raise
+        job.seconds = time.perf_counter() - start
+        return job
+
+
+@contextlib.contextmanager
+def _job_settings(ray, progress):
+    """Ray Data's settings for one job, restored afterwards: progress bars as asked, and the pool starts
+    every actor (one per GPU) before the first batch, so that the first batches are spread over all the
+    GPUs rather than queued on the first actor that happens to be ready. Older Rays lack
+    wait_for_min_actors_s and start the actors as they come."""
     context = ray.data.DataContext.get_current()
     saved = {name: getattr(context, name) for name in ("enable_progress_bars", "wait_for_min_actors_s")
              if hasattr(context, name)}
@@ -226,54 +274,7 @@ def detect(inputs, cascade, out, *, engine="plinth", batch_size=16, actors=None,
     if saved.get("wait_for_min_actors_s", 1) <= 0:
         context.wait_for_min_actors_s = 600
     try:
-        return _run(items, fmt, out, engine, cascade, device, batch_size, actors, frame_step, max_frames, progress,
-                    {"scale_factor": scale_factor, "min_neighbors": min_neighbors, "min_size": tuple(min_size),
-                     "max_size": tuple(max_size)})
+        yield
     finally:
         for name, value in saved.items():
             setattr(context, name, value)
-
-
-def _run(items, fmt, out, engine, cascade, device, batch_size, actors, frame_step, max_frames, progress, options):
-    """The job's pipeline, once detect() has checked its arguments and set Ray Data up."""
-    import ray
-
-    job, start = DetectJob(), time.perf_counter()
-    dataset = ray.data.from_items(items, override_num_blocks=len(items))
-    dataset = dataset.flat_map(decode, fn_kwargs={"frame_step": frame_step, "max_frames": max_frames})
-    dataset = dataset.map_batches(
-        Detector, fn_constructor_kwargs={"engine": engine, "cascade": cascade, "device": device, "options": options},
-        batch_size=batch_size, batch_format="numpy", compute=ray.data.ActorPoolStrategy(size=actors),
-        num_gpus=1 if engine == "plinth" else 0)
-
-    directory = os.path.dirname(os.path.abspath(out))
-    fd, temp = tempfile.mkstemp(prefix=f".{os.path.basename(out)}.", suffix=".tmp", dir=directory)
-    try:
-        rows, last_report = [], time.monotonic()
-        with os.fdopen(fd, "w") as stream:
-            for batch in dataset.iter_batches(batch_size=None, batch_format="numpy"):
-                for i in range(len(batch["path"])):
-                    row = {k: v[i] for k, v in batch.items()}
-                    result = _result(row)
-                    job.add(row, result)
-                    if fmt == "jsonl":
-                        stream.write(json.dumps(result) + "\n")
-                    else:
-                        rows.append(result)
-                    if result["error"]:
-                        print(f"plinth.ray: {result['path']}: {result['error']}", file=sys.stderr)
-                if progress and time.monotonic() - last_report > 5:
-                    print(f"plinth.ray: {job.images + job.errors} results so far", file=sys.stderr)
-                    last_report = time.monotonic()
-        if fmt == "parquet":
-            import pyarrow as pa
-            import pyarrow.parquet as pq
-
-            pq.write_table(pa.Table.from_pylist(rows), temp)
-        os.replace(temp, out)
-    except BaseException:
-        if os.path.exists(temp):
-            os.unlink(temp)
-        raise
-    job.seconds = time.perf_counter() - start
-    return job
