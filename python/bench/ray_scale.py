@@ -7,7 +7,10 @@ detection: the ceiling the CPUs set). The inputs are the images of a folder (vid
 out: one Ray task decodes a whole video, so a few long videos decide the time, not the GPUs), each
 listed --copies times through symbolic links in a temporary folder, so that there is enough work.
 
-Prints a line per job and the scaling factor (median images/s on N GPUs over the median on one);
+Each round also runs both without decoding's cost (each distinct image decoded once per worker process and
+handed out again), which shows what the GPUs and Ray's plumbing alone allow.
+
+Prints a line per job and the scaling factors (median images/s on N GPUs over the median on one);
 writes every job's figures to OUT (JSON): images/s, job seconds, decode / upload / detect seconds
 summed over workers, images per GPU, and the detection actors' busy fraction (detect time over
 actors x job time), which says whether the GPUs or the decoding bound the job.
@@ -15,7 +18,7 @@ actors x job time), which says whether the GPUs or the decoding bound the job.
 On a machine without a GPU, --gpus N declares N logical GPUs and plinth runs on PoCL: that checks the
 actor-per-GPU logic, not the figure.
 
-    python ray_scale.py IMAGES CASCADE OUT.json [--gpus N] [--cpus C] [--copies K] [--rounds R] [--batch-size B]
+    python ray_scale.py IMAGES CASCADE OUT.json [--gpus N] [--cpus C] [--copies K] [--rounds R] [--batch-size B] [--in-flight T]
 """
 import argparse
 import json
@@ -28,7 +31,7 @@ import tempfile
 
 import ray
 
-from plinth.ray.detect import detect
+from plinth.ray.detect import decode, detect
 from plinth.ray.inputs import IMAGE_EXTENSIONS
 
 
@@ -53,6 +56,22 @@ def linked_copies(source, copies, into):
     return len(names) * copies
 
 
+_decoded = {}  # real path -> rows, per Ray worker process
+
+
+def decoded_once(unit, frame_step=1, max_frames=0):
+    """The rows decode_unit gives, but each distinct file (the copies are links to it) decoded once per
+    worker process and then handed out again: the job without decoding's cost, for the detection's own
+    scaling."""
+    rows = []
+    for item in unit["items"]:
+        key = os.path.realpath(item["path"])
+        if key not in _decoded:
+            _decoded[key] = decode(item, frame_step, max_frames)
+        rows += [dict(r, path=item["path"], decode_ms=0.0) for r in _decoded[key]]
+    return rows
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("images", help="folder of images")
@@ -63,6 +82,8 @@ def main():
     parser.add_argument("--copies", type=int, default=20, help="times each image is listed (default 20)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of 1 GPU and N GPUs (default 3)")
     parser.add_argument("--batch-size", type=int, default=32)
+    parser.add_argument("--in-flight", type=int, default=0,
+                        help="Ray Data's tasks in flight per actor (default: Ray's own, 2 in Ray 2.60)")
     parser.add_argument("--scale-factor", type=float, default=1.1)
     parser.add_argument("--min-neighbors", type=int, default=3)
     args = parser.parse_args()
@@ -71,44 +92,55 @@ def main():
     gpus = args.gpus or gpu_count()
     if gpus < 1:
         raise SystemExit("ray_scale: no GPU found; --gpus N declares N logical GPUs (PoCL)")
-    if args.copies < 1 or args.rounds < 1:
-        raise SystemExit("ray_scale: --copies and --rounds must be positive")
+    if args.copies < 1 or args.rounds < 1 or args.batch_size < 1 or args.in_flight < 0:
+        raise SystemExit("ray_scale: --copies, --rounds and --batch-size must be positive, --in-flight not negative")
 
     work = tempfile.mkdtemp(prefix="plinth-ray-scale.")
     try:
         images = linked_copies(args.images, args.copies, work)
         cpus = args.cpus
         ray.init(num_cpus=cpus, num_gpus=gpus, include_dashboard=False, log_to_driver=False)
+        if args.in_flight:
+            ray.data.DataContext.get_current().max_tasks_in_flight_per_actor = args.in_flight
         print(f"ray {ray.__version__}: {cpus} CPUs, {gpus} GPUs; {images} images "
               f"({images // args.copies} x {args.copies})", flush=True)
         # Decoding only with as many (idle) actors as GPUs: the CPUs left to decoding are those of the N-GPU job.
-        plan = [("warm-up", "plinth", gpus), ("decode only", "decode", gpus)]
+        # Then, each round, the job on 1 GPU and on every GPU, and the same without decoding's cost.
+        plan = [("warm-up", "plinth", gpus, True), ("decode only", "decode", gpus, True)]
         for r in range(args.rounds):
-            plan += [(f"round {r + 1}", "plinth", 1)] + ([(f"round {r + 1}", "plinth", gpus)] if gpus > 1 else [])
+            for decoding in (True, False):
+                plan += [(f"round {r + 1}", "plinth", n, decoding) for n in sorted({1, gpus})]
         jobs = []
-        for label, engine, actors in plan:
+        for label, engine, actors, decoding in plan:
             path = os.path.join(work, "results.jsonl")
             job = detect([work], args.cascade, path, engine=engine, batch_size=args.batch_size,
                          actors=actors, scale_factor=args.scale_factor, min_neighbors=args.min_neighbors,
-                         force=True, progress=False)
+                         force=True, progress=False, decoder=None if decoding else decoded_once)
             os.unlink(path)
             busy = job.detect_ms / 1000 / (actors * job.seconds) if engine == "plinth" else None
-            row = {"job": label, "engine": engine, "actors": actors, "images": job.images, "errors": job.errors,
-                   "objects": job.objects, "seconds": job.seconds, "images_per_s": job.images / job.seconds,
+            first = job.first_seconds or 0.0
+            row = {"job": label, "engine": engine, "actors": actors, "decoding": decoding, "images": job.images,
+                   "errors": job.errors, "objects": job.objects, "seconds": job.seconds,
+                   "images_per_s": job.images / job.seconds, "first_results_s": first,
+                   "images_per_s_after_first": job.images / (job.seconds - first) if job.seconds > first else None,
                    "decode_s": job.decode_ms / 1000, "upload_s": job.upload_ms / 1000,
                    "detect_s": job.detect_ms / 1000, "per_gpu": {str(g): n for g, n in sorted(job.per_gpu.items())},
                    "detect_busy": busy}
             jobs.append(row)
-            print(f"{label}, {engine}, {actors} actor(s): {job.summary()}"
+            print(f"{label}, {engine}{'' if decoding else ' without decoding'}, {actors} actor(s): {job.summary()}"
                   + (f"; detection actors busy {busy:.0%}" if busy is not None else ""), flush=True)
         rounds = [j for j in jobs if j["job"].startswith("round")]
-        one = statistics.median(j["images_per_s"] for j in rounds if j["actors"] == 1)
-        many = statistics.median(j["images_per_s"] for j in rounds if j["actors"] == gpus)
-        scaling = many / one
-        print(f"1 GPU: {one:.1f} images/s; {gpus} GPUs: {many:.1f} images/s; scaling {scaling:.2f} "
-              f"({scaling / gpus:.2f} x N)", flush=True)
+        scaling = {}
+        for decoding, name in ((True, "the job"), (False, "without decoding")):
+            one = statistics.median(j["images_per_s"] for j in rounds if j["actors"] == 1 and j["decoding"] == decoding)
+            many = statistics.median(j["images_per_s"] for j in rounds
+                                     if j["actors"] == gpus and j["decoding"] == decoding)
+            scaling["job" if decoding else "without_decoding"] = many / one
+            print(f"{name}: 1 GPU: {one:.1f} images/s; {gpus} GPUs: {many:.1f} images/s; scaling {many / one:.2f} "
+                  f"({many / one / gpus:.2f} x N)", flush=True)
         with open(args.out, "w") as f:
             json.dump({"cpus": cpus, "gpus": gpus, "images": images, "batch_size": args.batch_size,
+                       "in_flight": args.in_flight,
                        "scaling": scaling, "jobs": jobs}, f, indent=1)
     finally:
         ray.shutdown()

@@ -152,3 +152,24 @@ def test_a_fifo_among_the_inputs_is_that_file_s_error(tmp_path):
     for kind in ("image", "video"):
         (row,) = decode({"path": str(tmp_path / "fifo.png"), "kind": kind})
         assert "not a regular file" in row["error"] and row["frame"] == -1
+
+
+def test_device_calls_split_a_batch_by_pixels():
+    from plinth.ray.detect import device_calls
+
+    assert device_calls([]) == []
+    assert device_calls([(10, 10)] * 5, budget=250) == [(0, 2), (2, 4), (4, 5)]
+    # An image over the budget gets a call of its own; the runs cover every image once, in order.
+    assert device_calls([(10, 10), (100, 100), (5, 5), (5, 5)], budget=1000) == [(0, 1), (1, 2), (2, 4)]
+    assert device_calls([(480, 640)] * 100) == [(0, 54), (54, 100)]
+
+
+def test_work_units_group_images_and_keep_videos_alone():
+    from plinth.ray.detect import _work_units
+
+    items = [{"path": f"{i}.png", "kind": "image"} for i in range(10)] + [{"path": "v.avi", "kind": "video"}]
+    units = _work_units(items, decode_cpus=1)  # four units a CPU: images in runs of 3
+    assert units[0] == {"items": [items[10]]}
+    assert [len(u["items"]) for u in units[1:]] == [3, 3, 3, 1]
+    assert [i for u in units[1:] for i in u["items"]] == items[:10]
+    assert max(len(u["items"]) for u in _work_units(items[:1] * 10000, decode_cpus=2)) == 64

@@ -8,9 +8,11 @@ opencl_lib=$(ldconfig -p | awk '/libOpenCL\.so\.1 / && /x86-64/ {print $NF; exit
 echo "OpenCL loader: $opencl_lib"
 defines=("-DCMAKE_BUILD_TYPE=Release" "-DCMAKE_PREFIX_PATH=$carry/prefix" "-DCMAKE_CXX_FLAGS=-isystem $carry/prefix/include/stb"
   "-DOpenCL_LIBRARY=$opencl_lib" "-DOpenCL_INCLUDE_DIR=/usr/include" "-DPLINTH_BUILD_TESTS=OFF" "-DPLINTH_BUILD_BENCH=OFF"
-  "-DPLINTH_WITH_VIDEO=OFF" "-DPLINTH_WITH_NPP=OFF")
+  "-DPLINTH_WITH_VIDEO=OFF" "-DPLINTH_WITH_NPP=OFF" "-DCMAKE_CXX_COMPILER_LAUNCHER=$root/scripts/device/no_werror.sh")
 cmake -S . -B build-device -G Ninja "${defines[@]}" > "$work/configure.log" 2>&1 || { tail -20 "$work/configure.log"; exit 1; }
-timeout 300 ninja -C build-device -j"${PLINTH_BUILD_JOBS:-16}" plinth plinth_cli | tail -2
+timeout 300 ninja -C build-device -j"${PLINTH_BUILD_JOBS:-16}" plinth plinth_cli > "$work/build.log" 2>&1 ||
+  { grep -E -A5 "error|FAILED" "$work/build.log" | head -40; }
+tail -2 "$work/build.log"
 
 library=$root/build-device/src/libplinth.a
 settings=(--config-settings=build-dir=build-device-python)

@@ -3,7 +3,8 @@
 # machine (scripts/device/prepare_ray.sh made .carry/ray1 and ray2; the first call copied ray1 to
 # /tmp/plinth-ray-stage; this one carries ray2). Installs Ray and OpenCV 4 into /tmp, builds
 # the module (python_module.sh), then runs the same Ray Data detection job (plinth.ray.detect) over
-# opencv-doc's sample images and every frame of its four videos, each video listed
+# opencv-doc's sample images and every frame of its videos (four; three where prepare_ray.sh
+# left vtest.avi out for the call's size), each video listed
 # ${PLINTH_RAY_VIDEO_COPIES:-2} times, with each engine on all the machine's cores:
 #   decode  decoding only (the job's ceiling), plinth (one actor on the GPU; run twice, the first
 #   fills the program cache), cv2 (OpenCV 4's CPU CascadeClassifier, one actor per core but one).

@@ -3,7 +3,7 @@
 # repository root, in the second of two calls to one warm machine, exactly as ray_detect.sh (the
 # first call copied .carry/ray1 to /tmp/plinth-ray-stage; this one carries .carry/ray2). Installs Ray
 # and OpenCV 4 into /tmp, builds the module (python_module.sh), then runs python/bench/ray_scale.py:
-# the Ray Data detection job on opencv-doc's sample images, each listed ${PLINTH_RAY_COPIES:-60}
+# the Ray Data detection job on opencv-doc's sample images, each listed ${PLINTH_RAY_COPIES:-240}
 # times, on one GPU and on every GPU of the machine in one Ray instance, alternately for
 # ${PLINTH_RAY_ROUNDS:-3} rounds, with decoding only as the ceiling. Writes $OUT/ray_scale.log and
 # $OUT/ray_scale.json.
@@ -11,4 +11,5 @@ set -u
 ray_log=ray_scale.log
 source scripts/device/ray_setup.sh  # Ray, OpenCV 4 and the module; root, ray2, work, OUT
 python3 python/bench/ray_scale.py "$ray2/images" "$ray2/haarcascade_frontalface_alt2.xml" "$OUT/ray_scale.json" \
-  --copies "${PLINTH_RAY_COPIES:-60}" --rounds "${PLINTH_RAY_ROUNDS:-3}"
+  --copies "${PLINTH_RAY_COPIES:-240}" --rounds "${PLINTH_RAY_ROUNDS:-3}" --batch-size "${PLINTH_RAY_BATCH:-32}" \
+  --in-flight "${PLINTH_RAY_IN_FLIGHT:-0}"
