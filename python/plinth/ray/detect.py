@@ -145,9 +145,9 @@ class Detector:
         except plinth.RangeError:
             if len(images) == 1:
                 raise
-            half = len(images) // 2
+            failed, half = (time.perf_counter() - uploaded) * 1000, len(images) // 2
             a, b = self._detect_on_device(images[:half]), self._detect_on_device(images[half:])
-            return a[0] + b[0], (uploaded - start) * 1000 + a[1] + b[1], a[2] + b[2]
+            return a[0] + b[0], (uploaded - start) * 1000 + a[1] + b[1], failed + a[2] + b[2]
         return list(found), (uploaded - start) * 1000, (time.perf_counter() - uploaded) * 1000
 
     def __call__(self, batch):
