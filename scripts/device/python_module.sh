@@ -11,7 +11,7 @@ defines=("-DCMAKE_BUILD_TYPE=Release" "-DCMAKE_PREFIX_PATH=$carry/prefix" "-DCMA
   "-DPLINTH_WITH_VIDEO=OFF" "-DPLINTH_WITH_NPP=OFF" "-DCMAKE_CXX_COMPILER_LAUNCHER=$root/scripts/device/no_werror.sh")
 cmake -S . -B build-device -G Ninja "${defines[@]}" > "$work/configure.log" 2>&1 || { tail -20 "$work/configure.log"; exit 1; }
 timeout 300 ninja -C build-device -j"${PLINTH_BUILD_JOBS:-16}" plinth plinth_cli > "$work/build.log" 2>&1 ||
-  { grep -E -A5 "error|FAILED" "$work/build.log" | head -40; }
+  { grep -E -A5 "error|FAILED" "$work/build.log" | head -40; echo "!!! the library did not build"; exit 1; }
 tail -2 "$work/build.log"
 
 library=$root/build-device/src/libplinth.a
