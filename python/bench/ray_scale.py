@@ -7,8 +7,8 @@ detection: the ceiling the CPUs set). The inputs are the images of a folder (vid
 out: one Ray task decodes a whole video, so a few long videos decide the time, not the GPUs), each
 listed --copies times through symbolic links in a temporary folder, so that there is enough work.
 
-Each round also runs both without decoding's cost (each distinct image decoded once per worker process and
-handed out again), which shows what the GPUs and Ray's plumbing alone allow.
+Each round also runs both without decoding's cost (each distinct image decoded once into Ray's object store
+and handed out for every copy), which shows what the GPUs and Ray's plumbing alone allow.
 
 Prints a line per job and the scaling factors (median images/s on N GPUs over the median on one);
 writes every job's figures to OUT (JSON): images/s, job seconds, decode / upload / detect seconds
@@ -56,20 +56,22 @@ def linked_copies(source, copies, into):
     return len(names) * copies
 
 
-_decoded = {}  # real path -> rows, per Ray worker process
+def decoded_in_store(source):
+    """A decoder for detect() without decoding's cost: each image of `source` decoded once, here, into Ray's
+    object store, and its rows handed out for every copy (the copies link to it). A cache inside the
+    decoder would not do: Ray ships a function of this script with each task, so it would last one task."""
+    names = sorted(n for n in os.listdir(source) if os.path.splitext(n)[1].lower() in IMAGE_EXTENSIONS)
+    refs = {}
+    for n in names:
+        path = os.path.realpath(os.path.join(source, n))
+        refs[path] = ray.put(decode({"path": path, "kind": "image"}))
 
+    def from_store(unit, frame_step=1, max_frames=0):
+        items = unit["items"]
+        decoded = ray.get([refs[os.path.realpath(i["path"])] for i in items])
+        return [dict(r, path=i["path"], decode_ms=0.0) for i, rows in zip(items, decoded) for r in rows]
 
-def decoded_once(unit, frame_step=1, max_frames=0):
-    """The rows decode_unit gives, but each distinct file (the copies are links to it) decoded once per
-    worker process and then handed out again: the job without decoding's cost, for the detection's own
-    scaling."""
-    rows = []
-    for item in unit["items"]:
-        key = os.path.realpath(item["path"])
-        if key not in _decoded:
-            _decoded[key] = decode(item, frame_step, max_frames)
-        rows += [dict(r, path=item["path"], decode_ms=0.0) for r in _decoded[key]]
-    return rows
+    return from_store
 
 
 def main():
@@ -110,12 +112,12 @@ def main():
         for r in range(args.rounds):
             for decoding in (True, False):
                 plan += [(f"round {r + 1}", "plinth", n, decoding) for n in sorted({1, gpus})]
-        jobs = []
+        from_store, jobs = decoded_in_store(args.images), []
         for label, engine, actors, decoding in plan:
             path = os.path.join(work, "results.jsonl")
             job = detect([work], args.cascade, path, engine=engine, batch_size=args.batch_size,
                          actors=actors, scale_factor=args.scale_factor, min_neighbors=args.min_neighbors,
-                         force=True, progress=False, decoder=None if decoding else decoded_once)
+                         force=True, progress=False, decoder=None if decoding else from_store)
             os.unlink(path)
             busy = job.detect_ms / 1000 / (actors * job.seconds) if engine == "plinth" else None
             first = job.first_seconds or 0.0

@@ -105,7 +105,8 @@ def test_bad_job_arguments_fail_before_ray_starts(tmp_path):
 def test_two_logical_gpus_get_an_actor_each(tmp_path):
     # The actor-per-GPU logic of a multi-GPU host, on PoCL: two logical GPUs, so two actors, each with
     # the one GPU Ray gave it (CUDA_VISIBLE_DEVICES), both started before the first batch; twelve images
-    # in batches of one keep both busy. Every result is that of one actor.
+    # in batches of one keep both busy (6 decoding CPUs: a decoding task per image, as the job groups
+    # them; with 2, two images a task, one actor once took every batch). Every result is that of one actor.
     import plinth.ray
 
     photo = cv2.resize(cv2.imread(str(PHOTO)), (200, 200))
@@ -118,7 +119,7 @@ def test_two_logical_gpus_get_an_actor_each(tmp_path):
     before = context.wait_for_min_actors_s, context.enable_progress_bars
     try:
         job = plinth.ray.detect([str(folder)], "frontalface_alt2", str(out), batch_size=1, progress=False,
-                                init_kwargs={"num_gpus": 2, "num_cpus": 4, "include_dashboard": False})
+                                init_kwargs={"num_gpus": 2, "num_cpus": 8, "include_dashboard": False})
     finally:
         ray.shutdown()
     assert (context.wait_for_min_actors_s, context.enable_progress_bars) == before  # the job's settings undone
@@ -173,3 +174,31 @@ def test_work_units_group_images_and_keep_videos_alone():
     assert [len(u["items"]) for u in units[1:]] == [3, 3, 3, 1]
     assert [i for u in units[1:] for i in u["items"]] == items[:10]
     assert max(len(u["items"]) for u in _work_units(items[:1] * 10000, decode_cpus=2)) == 64
+
+
+def test_a_detection_call_that_overflows_its_atlas_is_halved():
+    # Within the pixel budget, a scale factor near 1 can still overflow one call's atlas (RangeError):
+    # the actor halves the call until each part fits, and keeps the images' order.
+    import plinth
+    from plinth.ray.detect import Detector
+
+    class Cascade:
+        calls, limit = [], 2
+
+        def detectMultiScaleBatch(self, images, *args, queue=None):
+            Cascade.calls.append(len(images))
+            if len(images) > Cascade.limit:
+                raise plinth.RangeError("the scaled images need a larger atlas")
+            return [np.full((1, 4), i.width, np.int32) for i in images]
+
+    detector = Detector.__new__(Detector)
+    detector.engine, detector.options, detector.gpu = "plinth", {"scale_factor": 1.01, "min_neighbors": 3,
+                                                                 "min_size": (0, 0), "max_size": (0, 0)}, -1
+    detector.queue, detector.cascade = plinth.Queue(plinth.Context("")), Cascade()
+    images = [np.zeros((2, k + 1), np.uint8) for k in range(5)]  # told apart by their widths
+    found, _, _ = detector._detect(images)
+    assert [int(f[0, 0]) for f in found] == [1, 2, 3, 4, 5]
+    assert Cascade.calls == [5, 2, 3, 1, 2]
+    Cascade.limit = 0  # a single image that does not fit: its error (the batch then goes image by image)
+    with pytest.raises(plinth.RangeError):
+        detector._detect(images[:1])

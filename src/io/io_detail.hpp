@@ -29,6 +29,11 @@ struct InputFile {
 };
 InputFile open_input(const std::string& path, const char* operation);
 
+// ::open with O_NONBLOCK | O_CLOEXEC added, so that a FIFO without a reader (or writer) fails or
+// returns at once instead of waiting for ever; O_NONBLOCK is cleared again on the opened descriptor,
+// so reads and writes block as usual. Returns the descriptor, or -1 with errno set.
+int open_without_waiting(const std::string& path, int flags, unsigned mode = 0);
+
 // Lower-case extension with the dot (".png"), or empty.
 std::string extension_of(const std::string& path);
 // JPEG through libjpeg-turbo as cv::imread decodes it: one channel for a grey file or in `gray`

@@ -169,17 +169,15 @@ void write_nv12(const std::string& path, const Nv12Frame& frame, bool append) {
     out.commit();
     return;
   }
-  // Appending cannot go through a temporary file; every write and the close are checked. O_NONBLOCK
-  // so that a FIFO without a reader fails instead of waiting for ever, as OutputFile does.
-  const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_NONBLOCK | O_CLOEXEC, 0666);
+  // Appending cannot go through a temporary file; every write and the close are checked. A FIFO
+  // without a reader fails instead of waiting for ever, as with OutputFile.
+  const int fd = detail::open_without_waiting(path, O_WRONLY | O_APPEND | O_CREAT, 0666);
   std::FILE* file = fd < 0 ? nullptr : ::fdopen(fd, "ab");
   if (file == nullptr) {
     const int error = errno;
     if (fd >= 0) ::close(fd);
     throw Error(ErrorCode::io, "write_nv12", path, "cannot open the file for writing: " + std::string(std::strerror(error)));
   }
-  const int flags = ::fcntl(fd, F_GETFL);
-  if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
   detail::File owner(file);
   const auto w = static_cast<std::size_t>(frame.y.width());
   bool ok = true;

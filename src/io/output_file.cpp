@@ -57,10 +57,8 @@ OutputFile::OutputFile(std::string path, std::string operation) : path_(std::mov
     if (!S_ISREG(st.st_mode)) {
       // A device or FIFO: written in place (renaming a file over /dev/full would replace the
       // device). O_NONBLOCK so that a FIFO without a reader fails instead of waiting forever.
-      fd_ = ::open(path_.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+      fd_ = detail::open_without_waiting(path_, O_WRONLY);
       if (fd_ < 0) throw Error(ErrorCode::io, operation_, path_, errno_text("cannot open for writing"));
-      const int flags = ::fcntl(fd_, F_GETFL);
-      if (flags >= 0) ::fcntl(fd_, F_SETFL, flags & ~O_NONBLOCK);
       buffer_.reserve(kBufferBytes);
       return;
     }
@@ -178,9 +176,17 @@ void OutputFile::commit() {
 
 namespace detail {
 
+int open_without_waiting(const std::string& path, int flags, unsigned mode) {
+  const int fd = ::open(path.c_str(), flags | O_NONBLOCK | O_CLOEXEC, static_cast<mode_t>(mode));
+  if (fd < 0) return fd;
+  const int now = ::fcntl(fd, F_GETFL);
+  if (now >= 0) ::fcntl(fd, F_SETFL, now & ~O_NONBLOCK);
+  return fd;
+}
+
 InputFile open_input(const std::string& path, const char* operation) {
-  // O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it.
-  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  // Opening a FIFO must not wait for a writer; fstat then refuses it.
+  const int fd = open_without_waiting(path, O_RDONLY);
   if (fd < 0) throw Error(ErrorCode::io, operation, path, errno_text("cannot open"));
   struct stat st {};
   if (::fstat(fd, &st) != 0) {
@@ -192,8 +198,6 @@ InputFile open_input(const std::string& path, const char* operation) {
     ::close(fd);
     throw Error(ErrorCode::io, operation, path, S_ISDIR(st.st_mode) ? "is a directory, not a file" : "is not a regular file");
   }
-  const int flags = ::fcntl(fd, F_GETFL);
-  if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
   std::FILE* file = ::fdopen(fd, "rb");
   if (file == nullptr) {
     const std::string reason = errno_text("cannot open");
