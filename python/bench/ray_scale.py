@@ -7,10 +7,12 @@ detection: the ceiling the CPUs set). The inputs are the images of a folder (vid
 out: one Ray task decodes a whole video, so a few long videos decide the time, not the GPUs), each
 listed --copies times through symbolic links in a temporary folder, so that there is enough work.
 
-Each round also runs both without decoding's cost (each distinct image decoded once into Ray's object store
-and handed out for every copy), which shows what the GPUs and Ray's plumbing alone allow.
+Each round also runs both without decoding's cost (each distinct image decoded once into Ray's object
+store and handed out for every copy; --decoded leaves these out), which shows what the GPUs and Ray's
+plumbing alone allow. The warm-up job lists each image --warm-up-copies times only.
 
-Prints a line per job and the scaling factors (median images/s on N GPUs over the median on one);
+Prints a line per job and the scaling factors (median images/s on N GPUs over the median on one, of
+the whole jobs and of their rates after the first results, which leave out the actors' start);
 writes every job's figures to OUT (JSON): images/s, job seconds, decode / upload / detect seconds
 summed over workers, images per GPU, and the detection actors' busy fraction (detect time over
 actors x job time), which says whether the GPUs or the decoding bound the job.
@@ -18,7 +20,8 @@ actors x job time), which says whether the GPUs or the decoding bound the job.
 On a machine without a GPU, --gpus N declares N logical GPUs and plinth runs on PoCL: that checks the
 actor-per-GPU logic, not the figure.
 
-    python ray_scale.py IMAGES CASCADE OUT.json [--gpus N] [--cpus C] [--copies K] [--rounds R] [--batch-size B] [--in-flight T]
+    python ray_scale.py IMAGES CASCADE OUT.json [--gpus N] [--cpus C] [--copies K] [--rounds R]
+        [--batch-size B] [--in-flight T] [--warm-up-copies W] [--decoded]
 """
 import argparse
 import json
@@ -74,6 +77,24 @@ def decoded_in_store(source):
     return from_store
 
 
+def scaling(jobs, gpus, quiet):
+    """Median images/s on N GPUs over the median on one, of the whole jobs and of their rates after the first
+    results (the actors' start, a fixed cost of a few seconds, left out), with and without decoding."""
+    rounds, factors = [j for j in jobs if j["job"].startswith("round")], {}
+    for decoding, name in ((True, "the job"), (False, "without decoding")):
+        for rate, what in (("images_per_s", ""), ("images_per_s_after_first", " after the first results")):
+            one = [j[rate] for j in rounds if j["actors"] == 1 and j["decoding"] == decoding and j[rate]]
+            many = [j[rate] for j in rounds if j["actors"] == gpus and j["decoding"] == decoding and j[rate]]
+            if not one or not many:
+                continue
+            one, many = statistics.median(one), statistics.median(many)
+            factors[("job" if decoding else "without_decoding") + ("_after_first" if what else "")] = many / one
+            if not quiet:
+                print(f"{name}{what}: 1 GPU: {one:.1f} images/s; {gpus} GPUs: {many:.1f} images/s; "
+                      f"scaling {many / one:.2f} ({many / one / gpus:.2f} x N)", flush=True)
+    return factors
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("images", help="folder of images")
@@ -83,9 +104,12 @@ def main():
     parser.add_argument("--cpus", type=int, default=os.cpu_count(), help="CPUs to declare (default: all)")
     parser.add_argument("--copies", type=int, default=20, help="times each image is listed (default 20)")
     parser.add_argument("--rounds", type=int, default=3, help="rounds of 1 GPU and N GPUs (default 3)")
-    parser.add_argument("--batch-size", type=int, default=32)
-    parser.add_argument("--in-flight", type=int, default=0,
-                        help="Ray Data's tasks in flight per actor (default: Ray's own, 2 in Ray 2.60)")
+    parser.add_argument("--batch-size", type=int, default=128, help="images per actor task (detect()'s default)")
+    parser.add_argument("--in-flight", type=int, default=4, help="tasks queued per actor (detect()'s default)")
+    parser.add_argument("--warm-up-copies", type=int, default=2,
+                        help="copies of each image in the warm-up job, which only fills the program caches")
+    parser.add_argument("--decoded", action="store_true",
+                        help="leave out the rounds without decoding (images decoded into the object store)")
     parser.add_argument("--scale-factor", type=float, default=1.1)
     parser.add_argument("--min-neighbors", type=int, default=3)
     args = parser.parse_args()
@@ -94,30 +118,31 @@ def main():
     gpus = args.gpus or gpu_count()
     if gpus < 1:
         raise SystemExit("ray_scale: no GPU found; --gpus N declares N logical GPUs (PoCL)")
-    if args.copies < 1 or args.rounds < 1 or args.batch_size < 1 or args.in_flight < 0:
-        raise SystemExit("ray_scale: --copies, --rounds and --batch-size must be positive, --in-flight not negative")
+    if min(args.copies, args.rounds, args.batch_size, args.in_flight, args.warm_up_copies) < 1:
+        raise SystemExit("ray_scale: --copies, --rounds, --batch-size, --in-flight and --warm-up-copies must be "
+                         "positive")
 
     work = tempfile.mkdtemp(prefix="plinth-ray-scale.")
     try:
-        images = linked_copies(args.images, args.copies, work)
+        images = linked_copies(args.images, args.copies, os.path.join(work, "job"))
+        linked_copies(args.images, args.warm_up_copies, os.path.join(work, "warm-up"))
         cpus = args.cpus
         ray.init(num_cpus=cpus, num_gpus=gpus, include_dashboard=False, log_to_driver=False)
-        if args.in_flight:
-            ray.data.DataContext.get_current().max_tasks_in_flight_per_actor = args.in_flight
         print(f"ray {ray.__version__}: {cpus} CPUs, {gpus} GPUs; {images} images "
               f"({images // args.copies} x {args.copies})", flush=True)
         # Decoding only with as many (idle) actors as GPUs: the CPUs left to decoding are those of the N-GPU job.
         # Then, each round, the job on 1 GPU and on every GPU, and the same without decoding's cost.
         plan = [("warm-up", "plinth", gpus, True), ("decode only", "decode", gpus, True)]
         for r in range(args.rounds):
-            for decoding in (True, False):
+            for decoding in (True,) if args.decoded else (True, False):
                 plan += [(f"round {r + 1}", "plinth", n, decoding) for n in sorted({1, gpus})]
         from_store, jobs = decoded_in_store(args.images), []
         for label, engine, actors, decoding in plan:
             path = os.path.join(work, "results.jsonl")
-            job = detect([work], args.cascade, path, engine=engine, batch_size=args.batch_size,
-                         actors=actors, scale_factor=args.scale_factor, min_neighbors=args.min_neighbors,
-                         force=True, progress=False, decoder=None if decoding else from_store)
+            folder = os.path.join(work, "warm-up" if label == "warm-up" else "job")
+            job = detect([folder], args.cascade, path, engine=engine, batch_size=args.batch_size,
+                         in_flight=args.in_flight, actors=actors, scale_factor=args.scale_factor,
+                         min_neighbors=args.min_neighbors,                         force=True, progress=False, decoder=None if decoding else from_store)
             os.unlink(path)
             busy = job.detect_ms / 1000 / (actors * job.seconds) if engine == "plinth" else None
             first = job.first_seconds or 0.0
@@ -131,19 +156,12 @@ def main():
             jobs.append(row)
             print(f"{label}, {engine}{'' if decoding else ' without decoding'}, {actors} actor(s): {job.summary()}"
                   + (f"; detection actors busy {busy:.0%}" if busy is not None else ""), flush=True)
-        rounds = [j for j in jobs if j["job"].startswith("round")]
-        scaling = {}
-        for decoding, name in ((True, "the job"), (False, "without decoding")):
-            one = statistics.median(j["images_per_s"] for j in rounds if j["actors"] == 1 and j["decoding"] == decoding)
-            many = statistics.median(j["images_per_s"] for j in rounds
-                                     if j["actors"] == gpus and j["decoding"] == decoding)
-            scaling["job" if decoding else "without_decoding"] = many / one
-            print(f"{name}: 1 GPU: {one:.1f} images/s; {gpus} GPUs: {many:.1f} images/s; scaling {many / one:.2f} "
-                  f"({many / one / gpus:.2f} x N)", flush=True)
-        with open(args.out, "w") as f:
-            json.dump({"cpus": cpus, "gpus": gpus, "images": images, "batch_size": args.batch_size,
-                       "in_flight": args.in_flight,
-                       "scaling": scaling, "jobs": jobs}, f, indent=1)
+            # After every job, so that a run cut short by its time limit keeps what it measured.
+            with open(args.out, "w") as f:
+                json.dump({"cpus": cpus, "gpus": gpus, "images": images, "batch_size": args.batch_size,
+                           "in_flight": args.in_flight, "scaling": scaling(jobs, gpus, quiet=True), "jobs": jobs},
+                          f, indent=1)
+        scaling(jobs, gpus, quiet=False)
     finally:
         ray.shutdown()
         shutil.rmtree(work, ignore_errors=True)

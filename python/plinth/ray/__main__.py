@@ -23,7 +23,9 @@ def main(argv=None):
     d.add_argument("--force", action="store_true", help="replace --out if it exists")
     d.add_argument("--engine", choices=ENGINES, default="plinth",
                    help="plinth on GPUs (default); cv2's CPU CascadeClassifier; decode only (for rates)")
-    d.add_argument("--batch-size", type=int, default=16, help="images per detection call (default 16)")
+    d.add_argument("--batch-size", type=int, default=128,
+                   help="images per actor task, detected in calls of at most 16 Mpx (default 128)")
+    d.add_argument("--in-flight", type=int, default=4, help="tasks queued per detection actor (default 4)")
     d.add_argument("--actors", type=int, help="detection actors (default: the cluster's GPUs; CPUs - 1 for cv2)")
     d.add_argument("--device", default="", help="plinth device selector in each actor (default: the first GPU)")
     d.add_argument("--scale-factor", type=float, default=1.1)
@@ -45,8 +47,9 @@ def main(argv=None):
         init["num_cpus"] = args.local_cpus
     try:
         job = detect(args.inputs, args.cascade, args.out, engine=args.engine, batch_size=args.batch_size,
-                     actors=args.actors, device=args.device, scale_factor=args.scale_factor,
-                     min_neighbors=args.min_neighbors, min_size=args.min_size, max_size=args.max_size,
+                     in_flight=args.in_flight, actors=args.actors, device=args.device,
+                     scale_factor=args.scale_factor, min_neighbors=args.min_neighbors, min_size=args.min_size,
+                     max_size=args.max_size,
                      frame_step=args.frame_step, max_frames=args.max_frames, force=args.force,
                      progress=not args.no_progress, address=args.address, init_kwargs=init)
     except (OSError, ValueError, RuntimeError) as error:  # plinth.Error is one of these too
