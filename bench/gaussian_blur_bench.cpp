@@ -1,6 +1,7 @@
 // Gaussian blur cases: the bit-exact u8 path at common sizes and the f32 path.
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bench.hpp"
@@ -41,12 +42,19 @@ Case gauss_case(Env& env, Format format, SepFilterMethod method, int k, const ch
 std::vector<Case> cases(Env& env) {
   std::vector<Case> out;
   out.push_back(gauss_case(env, Format{Depth::u8, 1}, SepFilterMethod::automatic, 5, "u8 5x5"));
+  out.push_back(gauss_case(env, Format{Depth::u8, 1}, SepFilterMethod::tiled, 5, "u8 5x5"));
   out.push_back(gauss_case(env, Format{Depth::u8, 1}, SepFilterMethod::fused_direct, 5, "u8 5x5"));
   out.push_back(gauss_case(env, Format{Depth::u8, 1}, SepFilterMethod::fused, 5, "u8 5x5"));
   out.push_back(gauss_case(env, Format{Depth::u8, 1}, SepFilterMethod::two_pass, 5, "u8 5x5"));
+  for (const auto& [k, config] : {std::pair{3, "u8 3x3"}, std::pair{7, "u8 7x7"}, std::pair{9, "u8 9x9"}}) {
+    out.push_back(gauss_case(env, Format{Depth::u8, 1}, SepFilterMethod::tiled, k, config));
+    out.push_back(gauss_case(env, Format{Depth::u8, 1}, SepFilterMethod::fused_direct, k, config));
+  }
   out.push_back(gauss_case(env, Format{Depth::u8, 1}, SepFilterMethod::fused_direct, 31, "u8 31x31"));
   out.push_back(gauss_case(env, Format{Depth::u8, 1}, SepFilterMethod::fused, 31, "u8 31x31"));
   out.push_back(gauss_case(env, Format{Depth::u8, 3}, SepFilterMethod::automatic, 7, "u8x3 7x7"));
+  out.push_back(gauss_case(env, Format{Depth::u8, 3}, SepFilterMethod::tiled, 7, "u8x3 7x7"));
+  out.push_back(gauss_case(env, Format{Depth::u8, 3}, SepFilterMethod::fused_direct, 7, "u8x3 7x7"));
   out.push_back(gauss_case(env, Format{Depth::u8, 3}, SepFilterMethod::fused, 7, "u8x3 7x7"));
   out.push_back(gauss_case(env, Format{Depth::f32, 1}, SepFilterMethod::fused_direct, 31, "f32 31x31"));
   out.push_back(gauss_case(env, Format{Depth::f32, 1}, SepFilterMethod::fused, 31, "f32 31x31"));

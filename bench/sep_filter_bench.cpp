@@ -2,6 +2,7 @@
 // nppiFilterColumnBorder pair.
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bench.hpp"
@@ -40,7 +41,14 @@ std::vector<float> kernel(int n) {
   return k;
 }
 
-Case sep_case(Env& env, const std::shared_ptr<Images>& images, SepFilterMethod method, int taps, const char* config) {
+// The binomial kernel of n taps (n = 5 or 9), multiples of 1/256: the 8-bit fixed-point path.
+std::vector<float> binomial_kernel(int n) {
+  if (n == 5) return {16 / 256.0f, 64 / 256.0f, 96 / 256.0f, 64 / 256.0f, 16 / 256.0f};
+  return {1 / 256.0f, 8 / 256.0f, 28 / 256.0f, 56 / 256.0f, 70 / 256.0f, 56 / 256.0f, 28 / 256.0f, 8 / 256.0f, 1 / 256.0f};
+}
+
+Case sep_case(Env& env, const std::shared_ptr<Images>& images, SepFilterMethod method, int taps, const char* config,
+              bool fixed = false) {
   Case c;
   c.op = "sep_filter";
   c.variant = std::string(to_string(method));
@@ -48,7 +56,7 @@ Case sep_case(Env& env, const std::shared_ptr<Images>& images, SepFilterMethod m
   c.size = env.settings.size;
   c.bytes = 2.0 * static_cast<double>(c.size.width) * c.size.height * static_cast<double>(images->inputs[0].format().pixel_size());
   Queue& queue = env.queue;
-  const std::vector<float> k = kernel(taps);
+  const std::vector<float> k = fixed ? binomial_kernel(taps) : kernel(taps);
   c.run = [images, method, k, &queue](int set) {
     SepFilterOptions o;
     o.method = method;
@@ -71,6 +79,11 @@ std::vector<Case> cases(Env& env) {
   out.push_back(sep_case(env, u8, SepFilterMethod::fused, 31, "u8 31-tap"));
   out.push_back(sep_case(env, u8, SepFilterMethod::fused_direct, 5, "u8 5-tap"));
   out.push_back(sep_case(env, u8, SepFilterMethod::fused, 5, "u8 5-tap"));
+  for (const auto& [taps, config] : {std::pair{5, "u8 5-tap fixed"}, std::pair{9, "u8 9-tap fixed"}}) {
+    out.push_back(sep_case(env, u8, SepFilterMethod::automatic, taps, config, true));
+    out.push_back(sep_case(env, u8, SepFilterMethod::tiled, taps, config, true));
+    out.push_back(sep_case(env, u8, SepFilterMethod::fused_direct, taps, config, true));
+  }
   const auto rgba = make_images(env, Format{Depth::u8, 4});
   out.push_back(sep_case(env, rgba, SepFilterMethod::automatic, 9, "u8x4 9-tap"));
   out.push_back(sep_case(env, rgba, SepFilterMethod::fused_direct, 9, "u8x4 9-tap"));

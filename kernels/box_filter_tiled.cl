@@ -1,15 +1,29 @@
 /* Box filter, method `tiled`: u8 sources with integer sums and small windows, the GPUs' choice.
  * Host side: src/ops/box_filter.cpp; rules in docs/filters.md.
  *
- * A work-group of 256 work-items owns an output tile of 32 words of 4 elements (128 elements) by
- * TILE_H = 8 * RPT rows. It loads the border-extended source region that the tile's windows read
- * into local memory, one 32-bit word per load (aligned loads where the region's columns lie
- * inside the image, else element by element through the border); every load is issued before
- * any is used. Then work-item (i, g) computes the 4 output elements of word i in rows
- * [g * RPT, g * RPT + RPT) from the NQ words per row its windows reach: vertical sums of the
- * word columns, two 16-bit sums to a 32-bit word, first over KH rows and then slid down a row at
- * a time (entering row added, leaving row subtracted); horizontal sums slid along the 4 elements;
- * one 4-element store per row. Sums are exact (at most 255 rows of 255 per 16-bit half).
+ * A work-group of 256 work-items (8 warps of 32) owns an output tile of TW_WORDS = 32 - LHW - RHW
+ * words of 4 elements by TILE_H = 8 * RPT rows, in two passes through local memory:
+ *
+ * 1. Vertical sums. Work-item (c, g) takes word column c of the 32 the tile's windows read (the
+ *    tile's words and LHW / RHW halo words) and rows [g * RPT, g * RPT + RPT): it loads the
+ *    RPT + KH - 1 source words of its column (word loads where the column lies inside the image,
+ *    else element by element through the border; row arithmetic only for tiles at the top or
+ *    bottom), all before any is used, splits each word once into its even and odd bytes, two
+ *    16-bit lanes a word, and sums KH rows, then slides down a row at a time (entering row added,
+ *    leaving row subtracted). Each column's sums are computed once per tile, not once per reader.
+ * 2. Horizontal sums. Work-item (i, g), i < TW_WORDS, reads the packed vertical sums of the NQ
+ *    words its 4 outputs' windows reach, per row. Where a window's sum fits 16 bits (HPACK:
+ *    KW * KH * 255 < 2^16) the horizontal sums stay packed too: outputs 0 and 2 of the word in one
+ *    32-bit word, 1 and 3 in another, each the sum of KW pairs of columns (x, x + 2); a pair that
+ *    straddles two held words is one byte_perm (a funnel shift). One channel: the odd outputs'
+ *    word is the even one slid by a column (one add). Normalized u8 -> u8: (s * 2ds + 2dd * ds)
+ *    puts OpenCV's ((s + dd) * ds) >> 23 in the top byte, and three byte_perms gather the 4 bytes.
+ *    Else the columns are unpacked and summed one by one (wide windows, sums beyond 16 bits).
+ *
+ * SASS (NVRTC 13.0, sm_90; counted, not measured; docs/filters.md "What limits each kernel"):
+ * u8 -> u8 normalized, one channel, RPT 8, per output on an interior work-group's path, ALU-pipe
+ * / FMA-pipe / all instructions: 3x3 5.8 / 2.2 / 11.4, 8x8 7.4 / 2.7 / 13.7, 15x15 10.9 / 2.8 /
+ * 18.3 (the one-pass version before it: 14.3 / 4.6 / 29.4, 22.8 / 4.6 / 42.9, 40.9 / 5.5 / 66.9).
  *
  * Options: SRC_T (uchar), DST_T/DST_DEPTH, CN, ACC_INT (1), OUT_MODE, HAS_FP64 as in box_filter.cl;
  *   KW, KH, AX   window and anchor column
@@ -19,28 +33,26 @@
 #include "box_filter_convert.h"
 
 #define GROUP_ITEMS 256
-#define TW_WORDS 32                       /* output words per tile row */
-#define ROW_GROUPS (GROUP_ITEMS / TW_WORDS)
+#define COLS 32                           /* word columns per tile row: one per lane */
+#define ROW_GROUPS (GROUP_ITEMS / COLS)
 #define TILE_H (ROW_GROUPS * RPT)
 #define HL (AX * CN)                      /* elements a window reaches on the left */
 #define HR ((KW - 1 - AX) * CN)           /* and on the right */
 #define LHW ((HL + 3) / 4)                /* halo words */
 #define RHW ((HR + 3) / 4)
-#define NQ (LHW + 1 + RHW)                /* words a work-item reads per row */
-#define EXT_W (TW_WORDS + LHW + RHW)      /* words per local row */
-#define EXT_H (TILE_H + KH - 1)           /* local rows */
-#define EXT_WORDS (EXT_H * EXT_W)
-#define LOAD_ITEMS ((EXT_WORDS + GROUP_ITEMS - 1) / GROUP_ITEMS)
+#define NQ (LHW + 1 + RHW)                /* words a work-item's windows reach per row */
+#define TW_WORDS (COLS - LHW - RHW)       /* output words per tile row */
+#define NR (RPT + KH - 1)                 /* source rows a column of vertical sums reads */
 #define FIRST (LHW * 4 - HL)              /* first held column a window of the word reads */
 #define LAST (LHW * 4 + 4 + HR)           /* one past the last */
+#define HPACK (KW * KH * 255 < 65536)     /* window sums fit 16 bits: horizontal sums packed */
 #define CAT_(a, b) a##b
 #define CAT(a, b) CAT_(a, b)
 #define DST_T4 CAT(DST_T, 4)
 
-/* The 4 source elements [e, e + 4) of row `row` (0: a BORDER_CONSTANT row outside the image),
- * as one little-endian word, through the border. */
+/* The 4 source elements [e, e + 4) of a row inside the image, as one little-endian word, through
+ * the border for columns outside it. */
 INLINE uint tiled_word(GLOBAL const uchar* row, int e, int width, int border, bool direct) {
-  if (row == 0) return 0u;
 #if SRC_WORDS && PLINTH_LITTLE_ENDIAN
   if (direct) return *(GLOBAL const uint*)(row + e);
 #else
@@ -57,105 +69,169 @@ INLINE uint tiled_word(GLOBAL const uchar* row, int e, int width, int border, bo
   return w;
 }
 
-#define EVEN(w) ((w) & 0x00FF00FFu)
-#define ODD(w) (((w) >> 8) & 0x00FF00FFu)
+/* Even and odd bytes of a word, each widened to a 16-bit lane. */
+#define EVEN(w) byte_perm((w), 0u, 0x4240u)
+#define ODD(w) byte_perm((w), 0u, 0x4341u)
+/* The vertical sums of held columns x and x + 2 as one word (x compile-time after unrolling). */
+#define PAIR(x)                                                     \
+  (((x) % 4 == 0)   ? pe[(x) / 4]                                   \
+   : ((x) % 4 == 1) ? po[(x) / 4]                                   \
+   : ((x) % 4 == 2) ? byte_perm(pe[(x) / 4], pe[(x) / 4 + 1], 0x5432u) \
+                    : byte_perm(po[(x) / 4], po[(x) / 4 + 1], 0x5432u))
+
+/* The window sums of the 4 outputs of a word, from the packed vertical sums pe[q] (held columns
+ * 4q and 4q + 2) and po[q] (4q + 1, 4q + 3), converted and stored at drow; nin: elements of the
+ * word inside the row (4 or more: all). */
+INLINE void tiled_outputs(const uint* pe, const uint* po, GLOBAL DST_T* drow, int e0, int nin, uint ds2, uint c2,
+                          CONVERT_PARAMS) {
+  DST_T out[4];
+#if HPACK
+  uint se = 0u; /* outputs 0 and 2 */
+#pragma unroll
+  for (int k = 0; k < KW; ++k) se += PAIR(FIRST + k * CN);
+#if CN == 1
+  const uint so = se - PAIR(FIRST) + PAIR(FIRST + KW); /* 1 and 3: slid by a column */
+#else
+  uint so = 0u;
+#pragma unroll
+  for (int k = 0; k < KW; ++k) so += PAIR(FIRST + 1 + k * CN);
+#endif
+#if OUT_MODE == OUT_FIXED && DST_DEPTH == DEPTH_U8
+  /* OpenCV's (uchar)(((s + dd) * ds) >> 23), the product below 2^32, is byte 3 of
+   * s * 2ds + 2dd * ds (mod 2^32). */
+  const uint t0 = (se & 0xFFFFu) * ds2 + c2, t2 = (se >> 16) * ds2 + c2;
+  const uint t1 = (so & 0xFFFFu) * ds2 + c2, t3 = (so >> 16) * ds2 + c2;
+  const uint packed = byte_perm(byte_perm(t0, t1, 0x0073u), byte_perm(t2, t3, 0x7300u), 0x7610u);
+#if DST_VEC && PLINTH_LITTLE_ENDIAN
+  if (nin >= 4) {
+    *(GLOBAL uint*)drow = packed;
+    return;
+  }
+#endif
+#pragma unroll
+  for (int j4 = 0; j4 < 4; ++j4) out[j4] = (uchar)(packed >> (8 * j4));
+#else
+  (void)ds2;
+  (void)c2;
+  const uint s[4] = {se & 0xFFFFu, so & 0xFFFFu, se >> 16, so >> 16};
+#pragma unroll
+  for (int j4 = 0; j4 < 4; ++j4) out[j4] = box_convert(s[j4], e0 + j4, CONVERT_ARGS);
+#endif
+#else
+  (void)ds2;
+  (void)c2;
+  uint v[4 * NQ];
+#pragma unroll
+  for (int c = FIRST; c < LAST; ++c) {
+    const uint w = (c % 2 == 0) ? pe[c / 4] : po[c / 4];
+    v[c] = (w >> (16 * ((c % 4) / 2))) & 0xFFFFu;
+  }
+  uint s[4];
+#pragma unroll
+  for (int j4 = 0; j4 < 4; ++j4) {
+    if (j4 < CN) {
+      uint t = 0u;
+#pragma unroll
+      for (int k = 0; k < KW; ++k) t += v[FIRST + j4 + k * CN];
+      s[j4] = t;
+    } else {
+      s[j4] = s[j4 - CN] + v[FIRST + j4 + (KW - 1) * CN] - v[FIRST + j4 - CN];
+    }
+    out[j4] = box_convert(s[j4], e0 + j4, CONVERT_ARGS);
+  }
+#endif
+#if DST_VEC
+  if (nin >= 4) {
+    *(GLOBAL DST_T4*)drow = VEC4(DST_T4, out[0], out[1], out[2], out[3]);
+    return;
+  }
+#endif
+#pragma unroll
+  for (int j4 = 0; j4 < 4; ++j4) {
+    if (j4 < nin) drow[j4] = out[j4];
+  }
+}
+
+/* One output row of the word: the packed vertical sums of its NQ words from local memory. */
+INLINE void tiled_row(LOCAL const uint2* v, GLOBAL DST_T* drow, int e0, int nin, uint ds2, uint c2, CONVERT_PARAMS) {
+  uint pe[NQ], po[NQ];
+#pragma unroll
+  for (int q = 0; q < NQ; ++q) {
+    const uint2 p = v[q];
+    pe[q] = p.x;
+    po[q] = p.y;
+  }
+  tiled_outputs(pe, po, drow, e0, nin, ds2, c2, CONVERT_ARGS);
+}
 
 KERNEL REQD_GROUP_SIZE(GROUP_ITEMS, 1, 1) void box_filter_tiled(int width, int height, int ay, int border,
                                                                 CONVERT_PARAMS, CONST_IMAGE_PARAM(uchar, src),
                                                                 IMAGE_PARAM(DST_T, dst)) {
-  LOCAL_MEM uint tile[EXT_WORDS];
+  LOCAL_MEM uint2 vsum[TILE_H * COLS]; /* packed vertical sums (even, odd) per row and column */
   const int lid = LOCAL_ID(0);
+  const int lane = lid % COLS;
+  const int g = lid / COLS;
   const int row_e = width * CN;
-  const int w0 = GROUP_ID(0) * TW_WORDS;  /* the tile's first output word */
-  const int y0 = GROUP_ID(1) * TILE_H;    /* and first output row */
-  const int e_first = (w0 - LHW) * 4;     /* element of local column 0 */
-  const bool direct = e_first >= 0 && e_first + EXT_W * 4 <= row_e;
+  const int w0 = GROUP_ID(0) * TW_WORDS; /* the tile's first output word */
+  const int y0 = GROUP_ID(1) * TILE_H;   /* and first output row */
 
-  /* Load the region: all loads first, then the local stores. */
-  uint words[LOAD_ITEMS];
+  /* 1. Vertical sums of column `lane` (source word w0 - LHW + lane), rows [g * RPT, + RPT). */
+  {
+    const int e = (w0 - LHW + lane) * 4;
+    const bool direct = e >= 0 && e + 4 <= row_e;
+    const int ys = y0 - ay + g * RPT; /* source row of the column's first sum row */
+    uint w[NR];
+    const bool rows_inside = ys >= 0 && ys + NR <= height;
+#if SRC_WORDS && PLINTH_LITTLE_ENDIAN
+    if (rows_inside && direct) { /* the common case: plain word loads, one add per row */
+      GLOBAL const uint* p = (GLOBAL const uint*)(src + src_offset + ys * src_step + e);
+      const int step = src_step / 4;
 #pragma unroll
-  for (int k = 0; k < LOAD_ITEMS; ++k) {
-    const int idx = lid + k * GROUP_ITEMS;
-    words[k] = 0u;
-    if (idx < EXT_WORDS) {
-      const int r = idx / EXT_W;
-      const int q = idx - r * EXT_W;
-      const int yi = border_index(y0 - ay + r, height, border);
-      GLOBAL const uchar* row = yi < 0 ? 0 : src + src_offset + yi * src_step;
-      words[k] = tiled_word(row, e_first + 4 * q, width, border, direct);
+      for (int t = 0; t < NR; ++t) w[t] = p[t * step];
+    } else
+#endif
+    if (rows_inside) {
+      GLOBAL const uchar* row = src + src_offset + ys * src_step;
+#pragma unroll
+      for (int t = 0; t < NR; ++t) w[t] = tiled_word(row + t * src_step, e, width, border, direct);
+    } else {
+#pragma unroll
+      for (int t = 0; t < NR; ++t) {
+        const int yi = border_index(ys + t, height, border);
+        w[t] = yi < 0 ? 0u : tiled_word(src + src_offset + yi * src_step, e, width, border, direct);
+      }
     }
-  }
+    uint se = 0u, so = 0u;
 #pragma unroll
-  for (int k = 0; k < LOAD_ITEMS; ++k) {
-    const int idx = lid + k * GROUP_ITEMS;
-    if (idx < EXT_WORDS) tile[idx] = words[k];
+    for (int t = 0; t < KH; ++t) {
+      se += EVEN(w[t]);
+      so += ODD(w[t]);
+    }
+    LOCAL uint2* v = vsum + g * RPT * COLS + lane;
+    v[0] = VEC2(uint2, se, so);
+#pragma unroll
+    for (int j = 1; j < RPT; ++j) {
+      se += EVEN(w[j + KH - 1]) - EVEN(w[j - 1]);
+      so += ODD(w[j + KH - 1]) - ODD(w[j - 1]);
+      v[j * COLS] = VEC2(uint2, se, so);
+    }
   }
   BARRIER_LOCAL();
 
-  const int i = lid % TW_WORDS;
-  const int r0 = (lid / TW_WORDS) * RPT;
-  const int e0 = (w0 + i) * 4;            /* first output element */
-  if (e0 >= row_e || y0 + r0 >= height) return;
-  LOCAL const uint* col = tile + i;
-
-  /* Vertical sums of the first output row: pe[q] holds columns 4q and 4q + 2 of the held words,
-   * po[q] columns 4q + 1 and 4q + 3. */
-  uint pe[NQ], po[NQ];
+  /* 2. Horizontal sums: output word w0 + lane, rows [g * RPT, + RPT). */
+  const int e0 = (w0 + lane) * 4;
+  const int r0 = g * RPT;
+  if (lane >= TW_WORDS || e0 >= row_e || y0 + r0 >= height) return;
+  const int nin = row_e - e0;
+  const uint ds2 = 2u * (uint)ds, c2 = 2u * (uint)dd * (uint)ds;
+  LOCAL const uint2* v = vsum + r0 * COLS + lane;
+  GLOBAL DST_T* drow = dst + dst_offset + (y0 + r0) * dst_step + e0;
+  if (y0 + r0 + RPT <= height) {
 #pragma unroll
-  for (int q = 0; q < NQ; ++q) pe[q] = po[q] = 0u;
-#pragma unroll
-  for (int r = 0; r < KH; ++r) {
-#pragma unroll
-    for (int q = 0; q < NQ; ++q) {
-      const uint w = col[(r0 + r) * EXT_W + q];
-      pe[q] += EVEN(w);
-      po[q] += ODD(w);
-    }
-  }
-
-#pragma unroll
-  for (int j = 0; j < RPT; ++j) {
-    const int y = y0 + r0 + j;
-    if (y >= height) break;
-    if (j > 0) {
-#pragma unroll
-      for (int q = 0; q < NQ; ++q) {
-        const uint wi = col[(r0 + j + KH - 1) * EXT_W + q];
-        const uint wo = col[(r0 + j - 1) * EXT_W + q];
-        pe[q] += EVEN(wi) - EVEN(wo);
-        po[q] += ODD(wi) - ODD(wo);
-      }
-    }
-    uint v[4 * NQ];
-#pragma unroll
-    for (int c = FIRST; c < LAST; ++c) {
-      const uint w = (c % 2 == 0) ? pe[c / 4] : po[c / 4];
-      v[c] = (w >> (16 * ((c % 4) / 2))) & 0xFFFFu;
-    }
-    uint s[4];
-    DST_T out[4];
-#pragma unroll
-    for (int j4 = 0; j4 < 4; ++j4) {
-      if (j4 < CN) {
-        uint t = 0u;
-#pragma unroll
-        for (int k = 0; k < KW; ++k) t += v[FIRST + j4 + k * CN];
-        s[j4] = t;
-      } else {
-        s[j4] = s[j4 - CN] + v[FIRST + j4 + (KW - 1) * CN] - v[FIRST + j4 - CN];
-      }
-      out[j4] = box_convert(s[j4], e0 + j4, CONVERT_ARGS);
-    }
-    GLOBAL DST_T* drow = dst + dst_offset + y * dst_step + e0;
-#if DST_VEC
-    if (e0 + 4 <= row_e) {
-      *(GLOBAL DST_T4*)drow = VEC4(DST_T4, out[0], out[1], out[2], out[3]);
-      continue;
-    }
-#endif
-#pragma unroll
-    for (int j4 = 0; j4 < 4; ++j4) {
-      if (e0 + j4 < row_e) drow[j4] = out[j4];
+    for (int j = 0; j < RPT; ++j) tiled_row(v + j * COLS, drow + j * dst_step, e0, nin, ds2, c2, CONVERT_ARGS);
+  } else {
+    for (int j = 0; j < RPT && y0 + r0 + j < height; ++j) {
+      tiled_row(v + j * COLS, drow + j * dst_step, e0, nin, ds2, c2, CONVERT_ARGS);
     }
   }
 }

@@ -246,6 +246,10 @@ TEST(BoxFilter, Tiled) {
             {{5, 3}, {Depth::u8, 1}, Depth::f32, true},     // float scaling, 4-float stores
             {{1, 1}, {Depth::u8, 2}, Depth::s16, true},     // no halo
             {{39, 64}, {Depth::u8, 1}, Depth::s32, false},  // its limits: halo of 38, 64 rows
+            {{3, 3}, {Depth::u8, 1}, {}, true},             // packed horizontal sums, fixed-point mean
+            {{15, 15}, {Depth::u8, 1}, {}, true},           // two halo words each side
+            {{16, 16}, {Depth::u8, 1}, {}, true},           // area 256: sums of 65280 still packed
+            {{31, 31}, {Depth::u8, 1}, {}, true},           // sums beyond 16 bits: unpacked columns
         },
         {{1, 1}, {6, 3}, {61, 37}, {401, 150}}, 1900);
   anchors(BoxFilterMethod::tiled, random_image(530, 140, Format{Depth::u8, 1}, 1990), Anchor{6, 2});
@@ -256,6 +260,17 @@ TEST(BoxFilter, LargeImage) {
   for (const Size k : {Size{8, 8}, Size{31, 31}, Size{255, 3}}) {
     BoxFilterOptions o;
     o.ksize = k;
+    check_case(src, o);
+  }
+}
+
+// tiled above 16 M elements, where it takes 8 rows per work-item (4 below: every case above).
+TEST(BoxFilter, TiledEightRowsPerWorkItem) {
+  const HostImage src = random_image(2100, 2000, Format{Depth::u8, 4}, 47);  // 16.8 M elements
+  for (const Size k : {Size{3, 3}, Size{8, 8}}) {
+    BoxFilterOptions o;
+    o.ksize = k;
+    o.method = BoxFilterMethod::tiled;
     check_case(src, o);
   }
 }

@@ -137,6 +137,68 @@ TEST(GaussianBlur, FusedDirectFixedPoint) {
   }
 }
 
+// tiled (u8, up to 9 taps each way): window sizes 3..9, square and not, asymmetric sigmas, every
+// border, 1-4 channels, one-row, one-column and narrow images, tiles cut by the image's edges,
+// rows on and off word boundaries.
+TEST(GaussianBlur, TiledFixedPoint) {
+  const BorderMode borders[] = {BorderMode::replicate, BorderMode::reflect, BorderMode::reflect_101,
+                                BorderMode::constant, BorderMode::wrap};
+  const struct {
+    Size k;
+    double sx, sy;
+  } kernels[] = {{{3, 3}, 0, 0},   {{5, 5}, 0, 0},     {{7, 7}, 0, 0},     {{9, 9}, 0, 0},
+                 {{5, 5}, 1.1, 2.3}, {{3, 9}, 0.7, 1.9}, {{9, 3}, 2.2, 0.6}, {{7, 5}, 1.4, 0},
+                 {{1, 7}, 0, 1.3},   {{9, 1}, 1.6, 0},   {{0, 0}, 1.2, 0.8}};  // the last: 9x5
+  const Size sizes[] = {{131, 70}, {300, 1}, {1, 50}, {3, 40}, {6, 5}, {257, 67}, {130, 129}};
+  int seed = 0;
+  for (const auto& k : kernels) {
+    GaussianBlurOptions o;
+    o.ksize = k.k;
+    o.sigma_x = k.sx;
+    o.sigma_y = k.sy;
+    o.method = SepFilterMethod::tiled;
+    for (int i = 0; i < 3; ++i) {
+      o.border = borders[seed % 5];
+      const int cn = 1 + seed % 4;
+      const Size s = sizes[seed % 7];
+      check_case(random_image(s.width, s.height, Format{Depth::u8, cn}, 1600 + seed), o, seed % 2 ? 16 : 1);
+      ++seed;
+    }
+  }
+  // Every border on one image whose tiles are cut on both sides, with and without word rows.
+  for (BorderMode b : borders) {
+    GaussianBlurOptions o;
+    o.ksize = {7, 9};
+    o.border = b;
+    o.method = SepFilterMethod::tiled;
+    const HostImage src = random_image(163, 75, Format{Depth::u8, 1}, 1700);
+    check_case(src, o, 1);
+    check_case(src, o, 16);
+  }
+  // Outside its reach: u16, and more than 9 taps.
+  const DeviceImage u16 = queue().upload(random_image(16, 16, Format{Depth::u16, 1}, 1701));
+  const DeviceImage u8 = queue().upload(random_image(16, 16, Format{Depth::u8, 1}, 1702));
+  GaussianBlurOptions o;
+  o.ksize = {5, 5};
+  o.method = SepFilterMethod::tiled;
+  DeviceImage dst;
+  EXPECT_TRUE(throws_code([&] { gaussian_blur(queue(), u16, dst, o); }, ErrorCode::invalid_argument));
+  o.ksize = {11, 3};
+  DeviceImage dst2;
+  EXPECT_TRUE(throws_code([&] { gaussian_blur(queue(), u8, dst2, o); }, ErrorCode::invalid_argument));
+}
+
+// tiled above 16 M elements, where it takes 8 rows per work-item (4 below: every case above).
+TEST(GaussianBlur, TiledEightRowsPerWorkItem) {
+  const HostImage src = random_image(2100, 2000, Format{Depth::u8, 4}, 83);  // 16.8 M elements
+  for (const Size k : {Size{3, 3}, Size{9, 9}}) {
+    GaussianBlurOptions o;
+    o.ksize = k;
+    o.method = SepFilterMethod::tiled;
+    check_case(src, o);
+  }
+}
+
 TEST(GaussianBlur, Errors) {
   const DeviceImage src = queue().upload(random_image(16, 16, Format{Depth::u8, 1}, 1500));
   const DeviceImage f32 = queue().upload(random_image(16, 16, Format{Depth::f32, 1}, 1501));

@@ -126,6 +126,45 @@ TEST(SepFilter, FixedPointSmoothingKernelsU8) {
   check_case(random_image(33, 9, Format{Depth::u8, 1}, 399), {1.0f}, {0.25f, 0.5f, 0.25f}, SepFilterOptions{});
 }
 
+// tiled: sepFilter2D's fixed-point smoothing kernels (delta 0) up to 9 taps, any anchor; its
+// vector lanes round half to even, its scalar tail half up (widths not multiples of 4 / cn).
+TEST(SepFilter, TiledFixedPoint) {
+  std::mt19937 rng(9);
+  int seed = 0;
+  const Size sizes[] = {{131, 70}, {53, 1}, {1, 40}, {7, 29}, {150, 66}};
+  for (int n : {3, 5, 7, 9}) {
+    for (BorderMode b : kBorders) {
+      const auto kx = fixed_smooth_kernel(rng, n);
+      const auto ky = fixed_smooth_kernel(rng, 12 - n);
+      SepFilterOptions o;
+      o.border = b;
+      o.method = SepFilterMethod::tiled;
+      const int cn = 1 + seed % 4;
+      const Size s = sizes[seed % 5];
+      check_case(random_image(s.width, s.height, Format{Depth::u8, cn}, 900 + seed), kx, ky, o, seed % 2 ? 16 : 2);
+      ++seed;
+    }
+  }
+  // Ties of the column sums, where half to even and half up differ: every product a multiple of
+  // 2^15 (kernels of quarters and halves).
+  const std::vector<float> k3 = {0.25f, 0.5f, 0.25f};
+  SepFilterOptions o;
+  o.method = SepFilterMethod::tiled;
+  check_case(random_image(67, 33, Format{Depth::u8, 1}, 950), k3, k3, o);
+  check_case(random_image(66, 33, Format{Depth::u8, 3}, 951), k3, {0.125f, 0.75f, 0.125f}, o);
+  // A non-zero delta, an integer kernel and a float kernel are outside its reach.
+  const DeviceImage src = queue().upload(random_image(16, 16, Format{Depth::u8, 1}, 952));
+  for (int i = 0; i < 3; ++i) {
+    SepFilterOptions bad = o;
+    std::vector<float> kx = k3;
+    if (i == 0) bad.delta = 1.0;
+    if (i == 1) kx = {1.0f};
+    if (i == 2) kx = {0.3f, 0.4f, 0.3f};
+    DeviceImage dst;
+    EXPECT_TRUE(throws_code([&] { sep_filter(queue(), src, dst, kx, k3, bad); }, ErrorCode::invalid_argument));
+  }
+}
+
 TEST(SepFilter, OutputDepths) {
   const HostImage u8 = random_image(45, 23, Format{Depth::u8, 1}, 401);
   SepFilterOptions o;
@@ -246,6 +285,7 @@ TEST(SepFilter, Errors) {
       ErrorCode::unsupported_type));
   EXPECT_TRUE(throws_code([&] { (void)parse_sep_filter_method("x"); }, ErrorCode::invalid_argument));
   EXPECT_EQ(parse_sep_filter_method("fused_direct"), SepFilterMethod::fused_direct);
+  EXPECT_EQ(parse_sep_filter_method("tiled"), SepFilterMethod::tiled);
 }
 
 }  // namespace

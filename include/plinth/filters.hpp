@@ -79,15 +79,18 @@ HostImage box_filter(Queue& queue, const HostImage& src, const BoxFilterOptions&
 inline constexpr int sep_filter_max_taps = 63;
 
 enum class SepFilterMethod {
-  automatic,     // GPUs: fused_direct when its tile fits the device's local memory; CPUs: fused;
-                 // else two_pass
+  automatic,     // GPUs: tiled where it applies, else fused_direct when its tile fits the
+                 // device's local memory; CPUs: fused; else two_pass
   fused,         // one launch: a tile and its rows filtered in local memory, then its columns
   two_pass,      // rows into a device intermediate, then columns: any size up to the limit
   fused_direct,  // one launch: rows filtered straight from device memory (vector loads) into a
                  // local tile, then its columns; only the row results pass through local memory
+  tiled,         // u8 -> u8 8-bit fixed point (GaussianBlur u8; sepFilter2D smoothing kernels with
+                 // delta 0), up to 9 taps each way: the source tile in local memory once, rows
+                 // two outputs per multiply-add, columns slid down in registers
 };
 std::string_view to_string(SepFilterMethod method) noexcept;
-// Parses "auto", "fused", "two_pass" or "fused_direct".
+// Parses "auto", "fused", "two_pass", "fused_direct" or "tiled".
 SepFilterMethod parse_sep_filter_method(std::string_view text);
 
 struct LinearFilterOptions {

@@ -300,22 +300,36 @@ Event launch_vector_strips(Queue& queue, const BoxPlan& plan, const StripsPolicy
 
 // Shape of the tiled kernel (kernels/box_filter_tiled.cl): u8 sources with integer sums, windows
 // of at most max_kh rows whose halo ((kw - 1) * channels elements) is at most max_halo, so that a
-// work-item reads at most 12 words per row. rpt: output rows per work-item (0: not applicable).
+// work-item reads at most 12 words per row. A tile is 32 word columns (one per lane) of which
+// tile_words hold outputs, the rest the windows' halo; rpt: output rows per work-item, 8 * rpt
+// per tile (0: not applicable).
 struct TiledPolicy {
   int rpt = 0;
+  int tile_words = 0;
   static constexpr int group = 256;
+  static constexpr int columns = 32;
   static constexpr int max_halo = 38;
   static constexpr int max_kh = 64;
 };
 
 TiledPolicy tiled_policy(Queue& queue, const BoxPlan& plan) {
   TiledPolicy p;
-  const int halo = (plan.ksize.width - 1) * plan.src->channels();
+  const int cn = plan.src->channels();
+  const int halo = (plan.ksize.width - 1) * cn;
   if (plan.src->depth() != Depth::u8 || !plan.rules.int_sums || halo > TiledPolicy::max_halo ||
       plan.ksize.height > TiledPolicy::max_kh || detail::work_group_size(queue, TiledPolicy::group) < TiledPolicy::group) {
     return p;
   }
-  p.rpt = 4;  // H100, u8 3840x2160: 4 rows per work-item 19.3 us, 8 20.8, 16 26.6 (8x8)
+  // Rows per work-item: the vertical pass reads rpt + kh - 1 rows per rpt rows it sums, so more
+  // rows amortise the window's height (each takes a register in that pass), but fewer, longer
+  // work-groups leave more of the GPU idle in the last wave. H200, u8, 4 against 8 rows: 3840x2160
+  // 3x3 13.1 / 15.1 us, 8x8 17.5 / 19.8; 7680x4320 3x3 30.9 / 29.6, 15x15 66.3 / 62.4
+  // (docs/PERFORMANCE.md, 2026-11-28): 8 rows above 16 M elements.
+  const double elements = static_cast<double>(plan.src->width()) * cn * plan.src->height();
+  p.rpt = plan.ksize.height <= 32 && elements > 16.0 * (1 << 20) ? 8 : 4;
+  const int hl = plan.anchor.x * cn;
+  const int hr = (plan.ksize.width - 1 - plan.anchor.x) * cn;
+  p.tile_words = TiledPolicy::columns - (hl + 3) / 4 - (hr + 3) / 4;
   return p;
 }
 
@@ -331,8 +345,9 @@ Event launch_tiled(Queue& queue, const BoxPlan& plan, const TiledPolicy& p) {
   convert_args(launch, plan);
   launch.image(src).image(dst);
   const std::size_t words = (static_cast<std::size_t>(src.width()) * src.channels() + 3) / 4;
+  const std::size_t tile_w = static_cast<std::size_t>(p.tile_words);
   const std::size_t tile_h = static_cast<std::size_t>(8 * p.rpt);
-  const std::size_t groups_x = (words + 31) / 32;
+  const std::size_t groups_x = (words + tile_w - 1) / tile_w;
   const std::size_t groups_y = (static_cast<std::size_t>(src.height()) + tile_h - 1) / tile_h;
   const std::size_t group = TiledPolicy::group;
   return Event(launch.run(detail::range(groups_x * group, groups_y), detail::range(group, 1)));

@@ -267,7 +267,8 @@ std::uint32_t float_bits(float value) {
   return bits;
 }
 
-// GPUs: fused_direct (H100, f32 31-tap at 3840x2160: fused 121 us, two_pass 394 us; fused_direct
+// GPUs: tiled where it applies (u8 fixed point, up to 9 taps: sep_filter_tiled.cpp), else
+// fused_direct (H100, f32 31-tap at 3840x2160: fused 121 us, two_pass 394 us; fused_direct
 // saves the source tile's trip through local memory and its barrier). CPUs (PoCL): fused, which
 // timed faster there (docs/filters.md). Either falls back to two_pass when no tile fits.
 Event launch_sep(Queue& queue, const SepPlan& plan) {
@@ -277,8 +278,22 @@ Event launch_sep(Queue& queue, const SepPlan& plan) {
                 std::string(name) + ": no tile of a " + std::to_string(plan.kw) + "x" + std::to_string(plan.kh) +
                     " kernel fits the device's local memory or work-group size; use auto or two_pass");
   };
+  if (method == SepFilterMethod::tiled) {
+    const int rpt = sep_tiled_rows(queue, plan);
+    if (rpt == 0) {
+      throw Error(ErrorCode::invalid_argument, "sep_filter", "method",
+                  "tiled filters u8 into u8 in 8-bit fixed point (GaussianBlur u8, or sepFilter2D's smoothing kernels "
+                  "with delta 0) with at most " + std::to_string(sep_tiled_max_taps) +
+                      " taps each way; use auto or fused_direct");
+    }
+    return launch_sep_tiled(queue, plan, rpt);
+  }
   if (method == SepFilterMethod::automatic) {
-    method = queue.context().device().type == DeviceType::cpu ? SepFilterMethod::fused : SepFilterMethod::fused_direct;
+    const bool gpu = queue.context().device().type != DeviceType::cpu;
+    if (gpu) {
+      if (const int rpt = sep_tiled_rows(queue, plan)) return launch_sep_tiled(queue, plan, rpt);
+    }
+    method = gpu ? SepFilterMethod::fused_direct : SepFilterMethod::fused;
     if (method == SepFilterMethod::fused_direct) {
       const DirectPolicy p = direct_policy(queue, plan);
       if (!p.fits || !p.narrow) method = SepFilterMethod::fused;
@@ -312,6 +327,7 @@ Event launch_sep(Queue& queue, const SepPlan& plan) {
       return launch_fused(queue, plan, p);
     }
     case SepFilterMethod::two_pass:
+    case SepFilterMethod::tiled:
     case SepFilterMethod::automatic: break;
   }
   return launch_two_pass(queue, plan);
@@ -355,17 +371,18 @@ std::string_view to_string(SepFilterMethod method) noexcept {
     case SepFilterMethod::fused: return "fused";
     case SepFilterMethod::two_pass: return "two_pass";
     case SepFilterMethod::fused_direct: return "fused_direct";
+    case SepFilterMethod::tiled: return "tiled";
   }
   return "?";
 }
 
 SepFilterMethod parse_sep_filter_method(std::string_view text) {
   for (SepFilterMethod m : {SepFilterMethod::automatic, SepFilterMethod::fused, SepFilterMethod::two_pass,
-                            SepFilterMethod::fused_direct}) {
+                            SepFilterMethod::fused_direct, SepFilterMethod::tiled}) {
     if (text == to_string(m)) return m;
   }
   throw Error(ErrorCode::invalid_argument, kOp, "method",
-              "unknown method '" + std::string(text) + "' (expected auto, fused, two_pass or fused_direct)");
+              "unknown method '" + std::string(text) + "' (expected auto, fused, two_pass, fused_direct or tiled)");
 }
 
 Event sep_filter(Queue& queue, const DeviceImage& src, DeviceImage& dst, std::span<const float> kx,
