@@ -50,25 +50,6 @@
 #define CAT(a, b) CAT_(a, b)
 #define DST_T4 CAT(DST_T, 4)
 
-/* The 4 source elements [e, e + 4) of a row inside the image, as one little-endian word, through
- * the border for columns outside it. */
-INLINE uint tiled_word(GLOBAL const uchar* row, int e, int width, int border, bool direct) {
-#if SRC_WORDS && PLINTH_LITTLE_ENDIAN
-  if (direct) return *(GLOBAL const uint*)(row + e);
-#else
-  (void)direct;
-#endif
-  uint w = 0u;
-#pragma unroll
-  for (int t = 0; t < 4; ++t) {
-    const int ee = e + t;
-    const int px = (ee >= 0 ? ee : ee - (CN - 1)) / CN; /* floor division */
-    const int xi = border_index(px, width, border);
-    if (xi >= 0) w |= (uint)row[xi * CN + (ee - px * CN)] << (8 * t);
-  }
-  return w;
-}
-
 /* Even and odd bytes of a word, each widened to a 16-bit lane. */
 #define EVEN(w) byte_perm((w), 0u, 0x4240u)
 #define ODD(w) byte_perm((w), 0u, 0x4341u)
@@ -178,7 +159,7 @@ KERNEL REQD_GROUP_SIZE(GROUP_ITEMS, 1, 1) void box_filter_tiled(int width, int h
   /* 1. Vertical sums of column `lane` (source word w0 - LHW + lane), rows [g * RPT, + RPT). */
   {
     const int e = (w0 - LHW + lane) * 4;
-    const bool direct = e >= 0 && e + 4 <= row_e;
+    const bool direct = SRC_WORDS && PLINTH_LITTLE_ENDIAN && e >= 0 && e + 4 <= row_e;
     const int ys = y0 - ay + g * RPT; /* source row of the column's first sum row */
     uint w[NR];
     const bool rows_inside = ys >= 0 && ys + NR <= height;
@@ -193,12 +174,12 @@ KERNEL REQD_GROUP_SIZE(GROUP_ITEMS, 1, 1) void box_filter_tiled(int width, int h
     if (rows_inside) {
       GLOBAL const uchar* row = src + src_offset + ys * src_step;
 #pragma unroll
-      for (int t = 0; t < NR; ++t) w[t] = tiled_word(row + t * src_step, e, width, border, direct);
+      for (int t = 0; t < NR; ++t) w[t] = border_word(row + t * src_step, e, width, CN, border, direct);
     } else {
 #pragma unroll
       for (int t = 0; t < NR; ++t) {
         const int yi = border_index(ys + t, height, border);
-        w[t] = yi < 0 ? 0u : tiled_word(src + src_offset + yi * src_step, e, width, border, direct);
+        w[t] = yi < 0 ? 0u : border_word(src + src_offset + yi * src_step, e, width, CN, border, direct);
       }
     }
     uint se = 0u, so = 0u;

@@ -51,26 +51,6 @@
 #define KPARAMS(p) uint p##0, uint p##1, uint p##2, uint p##3, uint p##4, uint p##5, uint p##6, uint p##7, uint p##8
 #define KLIST(p) p##0, p##1, p##2, p##3, p##4, p##5, p##6, p##7, p##8
 
-/* The 4 source elements [e, e + 4) of row `row` (0: a BORDER_CONSTANT row outside the image),
- * as one little-endian word, through the border. */
-INLINE uint st_word(GLOBAL const uchar* row, int e, int width, int border, bool direct) {
-  if (row == 0) return 0u;
-#if SRC_WORDS && PLINTH_LITTLE_ENDIAN
-  if (direct) return *(GLOBAL const uint*)(row + e);
-#else
-  (void)direct;
-#endif
-  uint w = 0u;
-#pragma unroll
-  for (int t = 0; t < 4; ++t) {
-    const int ee = e + t;
-    const int px = (ee >= 0 ? ee : ee - (CN - 1)) / CN; /* floor division */
-    const int xi = border_index(px, width, border);
-    if (xi >= 0) w |= (uint)row[xi * CN + (ee - px * CN)] << (8 * t);
-  }
-  return w;
-}
-
 /* Held elements j and j + 1 (j compile-time after unrolling) in the low bytes of the two 16-bit
  * lanes of a word: one byte permutation within a word, two across words (j % 4 == 3; element
  * j + 1 is one the windows read, so word j / 4 + 1 is held then). */
@@ -109,7 +89,7 @@ KERNEL REQD_GROUP_SIZE(GROUP_ITEMS, 1, 1) void sep_filter_tiled(int width, int h
   const int w0 = GROUP_ID(0) * TW_WORDS;  /* the tile's first output word */
   const int y0 = GROUP_ID(1) * TILE_H;    /* and first output row */
   const int e_first = (w0 - LHW) * 4;     /* element of local column 0 */
-  const bool direct = e_first >= 0 && e_first + EXT_W * 4 <= row_e;
+  const bool direct = SRC_WORDS && PLINTH_LITTLE_ENDIAN && e_first >= 0 && e_first + EXT_W * 4 <= row_e;
 
   /* Load the region: all loads first, then the local stores. Work-item (lr, q) loads word q of
    * local rows lr, lr + LOAD_ROWS, ...; tiles whose rows lie inside the image and whose columns
@@ -137,8 +117,8 @@ KERNEL REQD_GROUP_SIZE(GROUP_ITEMS, 1, 1) void sep_filter_tiled(int width, int h
       const int r = lr + k * LOAD_ROWS;
       if (lr < LOAD_ROWS && r < EXT_H) {
         const int yi = border_index(ys + r, height, border);
-        GLOBAL const uchar* row = yi < 0 ? 0 : src + src_offset + yi * src_step;
-        words[k] = st_word(row, e_first + 4 * lq, width, border, direct);
+        const int e = e_first + 4 * lq;
+        words[k] = yi < 0 ? 0u : border_word(src + src_offset + yi * src_step, e, width, CN, border, direct);
       }
     }
   }

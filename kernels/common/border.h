@@ -30,4 +30,21 @@ INLINE int border_index(int p, int len, int mode) {
   return p;
 }
 
+/* The 4 u8 elements [e, e + 4) of a row of `cn`-channel pixels (`cn` a constant) as one
+ * little-endian word: one word load where `direct` (the caller knows the 4 lie inside the row
+ * and that it may load words there: rows on 4-byte boundaries, a little-endian device), else
+ * element by element through the border (0 for columns outside under BORDER_CONSTANT). */
+INLINE uint border_word(GLOBAL const uchar* row, int e, int width, int cn, int border, bool direct) {
+  if (direct) return *(GLOBAL const uint*)(row + e);
+  uint w = 0u;
+#pragma unroll
+  for (int t = 0; t < 4; ++t) {
+    const int ee = e + t;
+    const int px = (ee >= 0 ? ee : ee - (cn - 1)) / cn; /* floor division */
+    const int xi = border_index(px, width, border);
+    if (xi >= 0) w |= (uint)row[xi * cn + (ee - px * cn)] << (8 * t);
+  }
+  return w;
+}
+
 #endif

@@ -99,6 +99,9 @@ def test_bad_job_arguments_fail_before_ray_starts(tmp_path):
         plinth.ray.detect([str(PHOTO)], "frontalface_alt2", str(tmp_path / "r.csv"))
     with pytest.raises(OSError):
         plinth.ray.detect([str(PHOTO)], "no_such_cascade", str(tmp_path / "r.jsonl"))
+    for bad in ({"batch_size": 0}, {"in_flight": 0}, {"frame_step": 0}):
+        with pytest.raises(ValueError):
+            plinth.ray.detect([str(PHOTO)], "frontalface_alt2", str(tmp_path / "r.jsonl"), **bad)
     assert not ray.is_initialized()
 
 
