@@ -1,5 +1,6 @@
 // Separable filter, method `tiled` (kernels/sep_filter_tiled.cl): u8 -> u8 in 8-bit fixed point
 // (GaussianBlur u8; sepFilter2D's smoothing kernels with delta 0), up to 9 taps each way.
+#include <array>
 #include <cstddef>
 #include <cstdint>
 
