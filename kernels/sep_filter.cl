@@ -3,11 +3,11 @@
  * the arithmetic each mode reproduces is written up in docs/filters.md. Options:
  *   SRC_T/SRC_DEPTH, DST_T/DST_DEPTH, CN   types and channels
  *   KW, KH                                 taps along rows and columns (1 to 64)
- *   MODE                                   MODE_FLOAT     float rows (fma chain), float columns
- *                                          MODE_BITEXACT  u8 -> u8 smoothing kernels in 8-bit fixed point
- *                                          MODE_INT       integer kernels, exact int sums (u8 -> s16)
- *                                          MODE_GAUSS8    GaussianBlur u8: 8.8 fixed point
- *                                          MODE_GAUSS16   GaussianBlur u16: 16.16 fixed point
+ *   MODE                                   SEP_MODE_FLOAT     float rows (fma chain), float columns
+ *                                          SEP_MODE_BITEXACT  u8 -> u8 smoothing kernels in 8-bit fixed point
+ *                                          SEP_MODE_INT       integer kernels, exact int sums (u8 -> s16)
+ *                                          SEP_MODE_GAUSS8    GaussianBlur u8: 8.8 fixed point
+ *                                          SEP_MODE_GAUSS16   GaussianBlur u16: 16.16 fixed point
  *   COL_KIND                               FLOAT columns: 0 general, 1 symmetric, 2 antisymmetric
  *   fused kernel: GX, GY (work-group), TWP, TH (output tile), PXP, PYP (outputs per work-item)
  *   fused_direct kernel: FD_GS (work-group), FD_TW, FD_TH (output tile), FD_PX (pixels per row
@@ -20,16 +20,11 @@
 #include "common/border.h"
 #include "common/filter_tile.h"
 #include "common/vector_words.h"
+#include "sep_filter_modes.h"
 
-#define MODE_FLOAT 0
-#define MODE_BITEXACT 1
-#define MODE_INT 2
-#define MODE_GAUSS8 3
-#define MODE_GAUSS16 4
-
-#if MODE == MODE_FLOAT
+#if MODE == SEP_MODE_FLOAT
 #define RB_T float
-#elif MODE == MODE_BITEXACT || MODE == MODE_INT
+#elif MODE == SEP_MODE_BITEXACT || MODE == SEP_MODE_INT
 #define RB_T int
 #else
 #define RB_T uint
@@ -45,9 +40,9 @@
 #define SEP_ARGS tail, delta_f, delta_i
 
 /* One tap of the row filter, in the order OpenCV's row filters add: k = 0, 1, ..., KW - 1. */
-#if MODE == MODE_FLOAT
+#if MODE == SEP_MODE_FLOAT
 #define ROW_TAP(acc, v, k) acc = fma((float)(v), as_float(kxb[k]), acc)
-#elif MODE == MODE_BITEXACT || MODE == MODE_INT
+#elif MODE == SEP_MODE_BITEXACT || MODE == SEP_MODE_INT
 #define ROW_TAP(acc, v, k) acc += as_int(kxb[k]) * (int)(v)
 #else
 #define ROW_TAP(acc, v, k) acc += kxb[k] * (uint)(v)
@@ -55,7 +50,7 @@
 
 /* Column filter of the KH row results r[0..KH-1] (r[j] from row y - ay + j) of element e. */
 INLINE DST_T column_finish(const RB_T* r, int e, const uint* kyb, int tail, float delta_f, int delta_i) {
-#if MODE == MODE_FLOAT
+#if MODE == SEP_MODE_FLOAT
   (void)e;
   (void)tail;
   (void)delta_i;
@@ -84,7 +79,7 @@ INLINE DST_T column_finish(const RB_T* r, int e, const uint* kyb, int tail, floa
   return s;
 #endif
 
-#elif MODE == MODE_BITEXACT
+#elif MODE == SEP_MODE_BITEXACT
   const int c = KH / 2;
   if (e < tail) {
     /* OpenCV's vector lanes: int row sums to float, kernel / 2^16, fma, round half to even. */
@@ -100,7 +95,7 @@ INLINE DST_T column_finish(const RB_T* r, int e, const uint* kyb, int tail, floa
   for (int k = 0; k < KH; ++k) s += as_int(kyb[k]) * r[k];
   return convert_uchar_sat((s + (1 << 15)) >> 16);
 
-#elif MODE == MODE_INT
+#elif MODE == SEP_MODE_INT
   (void)e;
   (void)tail;
   (void)delta_f;
@@ -109,7 +104,7 @@ INLINE DST_T column_finish(const RB_T* r, int e, const uint* kyb, int tail, floa
   for (int k = 0; k < KH; ++k) s += as_int(kyb[k]) * r[k];
   return convert_short_sat(s);
 
-#elif MODE == MODE_GAUSS8
+#elif MODE == SEP_MODE_GAUSS8
   (void)e;
   (void)tail;
   (void)delta_f;
@@ -119,7 +114,7 @@ INLINE DST_T column_finish(const RB_T* r, int e, const uint* kyb, int tail, floa
   for (int k = 0; k < KH; ++k) s += kyb[k] * r[k];
   return (uchar)min((s + (1u << 15)) >> 16, 255u);
 
-#else /* MODE_GAUSS16 */
+#else /* SEP_MODE_GAUSS16 */
   (void)e;
   (void)tail;
   (void)delta_f;
@@ -273,11 +268,11 @@ KERNEL REQD_GROUP_SIZE(GX, GY, 1) void sep_filter_fused(SEP_PARAMS, COEF_PARAMS(
 #define FD_CAT(a, b) FD_CAT_(a, b)
 #define FD_NW (FD_NV * FD_WPV)
 
-/* Float rows: MODE_FLOAT, and (FD_FLOAT_ROWS) the fixed-point smoothing modes, whose row and
+/* Float rows: SEP_MODE_FLOAT, and (FD_FLOAT_ROWS) the fixed-point smoothing modes, whose row and
  * column sums are integers below 2^24 (non-negative 8-bit kernels summing to 256 over u8 values),
  * so float arithmetic computes them exactly, in any order, at twice the rate of integer
  * multiply-adds; the host then passes those kernels' integers as float bits. */
-#if MODE == MODE_FLOAT || (defined(FD_FLOAT_ROWS) && (MODE == MODE_GAUSS8 || MODE == MODE_BITEXACT))
+#if MODE == SEP_MODE_FLOAT || (defined(FD_FLOAT_ROWS) && (MODE == SEP_MODE_GAUSS8 || MODE == SEP_MODE_BITEXACT))
 #define FD_FLOAT 1
 #define FD_IN_T float
 #define FD_RB_T float
@@ -312,10 +307,10 @@ INLINE FD_IN_T fd_elem(const uint* w, int i) {
 #endif
 }
 
-#if FD_FLOAT && MODE != MODE_FLOAT
+#if FD_FLOAT && MODE != SEP_MODE_FLOAT
 /* The columns of the fixed-point modes from exact float row sums (coefficients as float bits). */
 INLINE DST_T fd_column_finish(const float* r, int e, const uint* kyb, int tail, float delta_f, int delta_i) {
-#if MODE == MODE_GAUSS8
+#if MODE == SEP_MODE_GAUSS8
   (void)e;
   (void)tail;
   (void)delta_f;
@@ -324,7 +319,7 @@ INLINE DST_T fd_column_finish(const float* r, int e, const uint* kyb, int tail, 
 #pragma unroll
   for (int k = 0; k < KH; ++k) s = fma(as_float(kyb[k]), r[k], s);
   return (uchar)min(((uint)s + (1u << 15)) >> 16, 255u);
-#else /* MODE_BITEXACT: as column_finish, with the int row sums held as exact floats */
+#else /* SEP_MODE_BITEXACT: as column_finish, with the int row sums held as exact floats */
   const int c = KH / 2;
   if (e < tail) {
     const float scale = 1.0f / 65536.0f;

@@ -1,6 +1,6 @@
 /* Separable filter, method `tiled`: u8 -> u8 in OpenCV's 8-bit fixed point (GaussianBlur u8,
- * MODE_GAUSS8; sepFilter2D's smoothing kernels with delta 0, MODE_BITEXACT), up to 9 taps each
- * way, the GPUs' choice for them. Host side: src/ops/sep_filter_tiled.cpp; docs/filters.md.
+ * SEP_MODE_GAUSS8; sepFilter2D's smoothing kernels with delta 0, SEP_MODE_BITEXACT), up to 9 taps
+ * each way, the GPUs' choice for them. Host side: src/ops/sep_filter_tiled.cpp; docs/filters.md.
  *
  * A work-group of 256 work-items owns an output tile of 32 words of 4 elements (128 elements) by
  * TILE_H = 8 * RPT rows. It loads the border-extended source region of the tile into local
@@ -18,19 +18,17 @@
  *     (at most 2^15 + 256 * 65280 < 2^24), and the result is s >> 16, byte 2 of s.
  * This is the arithmetic of OpenCV's fixed point exactly: rows h = sum kx * src (ufixedpoint16),
  * columns (sum ky * h + 2^15) >> 16 (ufixedpoint32), integer sums, so any order gives the same.
- * MODE_BITEXACT rounds half to even in OpenCV's vector lanes (elements below `tail`; its float
+ * SEP_MODE_BITEXACT rounds half to even in OpenCV's vector lanes (elements below `tail`; its float
  * chain is exact when delta is 0, the only case sent here) and half up in the scalar tail.
  *
- * Options: CN (1-4), KW, KH (1-9), AX (anchor column), MODE (3 GAUSS8, 1 BITEXACT),
+ * Options: CN (1-4), KW, KH (1-9), AX (anchor column), MODE (sep_filter_modes.h: GAUSS8 or BITEXACT),
  *   RPT          output rows per work-item (TILE_H = 8 * RPT)
  *   SRC_WORDS    1 when source rows start on 4-byte boundaries (word loads allowed)
  *   DST_WORDS    1 when destination rows start on 4-byte boundaries (word stores allowed) */
 #include "common/dialect.h"
 #include "common/types.h"
 #include "common/border.h"
-
-#define MODE_BITEXACT 1
-#define MODE_GAUSS8 3
+#include "sep_filter_modes.h"
 
 #define GROUP_ITEMS 256
 #define TW_WORDS 32                       /* output words per tile row */
@@ -64,11 +62,11 @@ INLINE uint st_pair(const uint* w, int j) {
   }
 }
 
-/* The column sum s = S + 2^15 whose byte 2 (s >> 16) is the output: S / 2^16 rounded half up. MODE_BITEXACT's
- * vector lanes round half to even: a tie (S % 2^16 = 2^15, so s % 2^16 = 0) whose half-up result
+/* The column sum s = S + 2^15 whose byte 2 (s >> 16) is the output: S / 2^16 rounded half up.
+ * SEP_MODE_BITEXACT's vector lanes round half to even: a tie (S % 2^16 = 2^15, so s % 2^16 = 0) whose half-up result
  * s >> 16 is odd takes one less. */
 INLINE uint st_round(uint s, int e, int tail) {
-#if MODE == MODE_BITEXACT
+#if MODE == SEP_MODE_BITEXACT
   if (e < tail && (s & 0x1FFFFu) == 0x10000u) s -= 1u;
 #else
   (void)e;

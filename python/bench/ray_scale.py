@@ -136,13 +136,14 @@ def main():
         for r in range(args.rounds):
             for decoding in (True,) if args.decoded else (True, False):
                 plan += [(f"round {r + 1}", "plinth", n, decoding) for n in sorted({1, gpus})]
-        from_store, jobs = decoded_in_store(args.images), []
+        from_store, jobs = None if args.decoded else decoded_in_store(args.images), []
         for label, engine, actors, decoding in plan:
             path = os.path.join(work, "results.jsonl")
             folder = os.path.join(work, "warm-up" if label == "warm-up" else "job")
             job = detect([folder], args.cascade, path, engine=engine, batch_size=args.batch_size,
                          in_flight=args.in_flight, actors=actors, scale_factor=args.scale_factor,
-                         min_neighbors=args.min_neighbors,                         force=True, progress=False, decoder=None if decoding else from_store)
+                         min_neighbors=args.min_neighbors, force=True, progress=False,
+                         decoder=None if decoding else from_store)
             os.unlink(path)
             busy = job.detect_ms / 1000 / (actors * job.seconds) if engine == "plinth" else None
             first = job.first_seconds or 0.0

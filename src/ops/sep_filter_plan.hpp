@@ -7,16 +7,17 @@
 #include <span>
 
 #include "plinth/filters.hpp"
+#include "../../kernels/sep_filter_modes.h"
 
 namespace plinth::detail {
 
 // MODE_* of kernels/sep_filter.cl: which arithmetic of OpenCV the kernel reproduces.
-enum class SepMode {
-  float_path = 0,  // float rows and columns (fma chains in OpenCV's order)
-  bit_exact = 1,   // sepFilter2D u8 -> u8 with 8-bit fixed-point smoothing kernels
-  integer = 2,     // integer kernels, exact int sums (u8 -> s16)
-  gauss8 = 3,      // GaussianBlur u8 (8.8 fixed point)
-  gauss16 = 4,     // GaussianBlur u16 (16.16 fixed point)
+enum class SepMode {  // values: kernels/sep_filter_modes.h, which the kernels read as -DMODE
+  float_path = SEP_MODE_FLOAT,   // float rows and columns (fma chains in OpenCV's order)
+  bit_exact = SEP_MODE_BITEXACT, // sepFilter2D u8 -> u8 with 8-bit fixed-point smoothing kernels
+  integer = SEP_MODE_INT,        // integer kernels, exact int sums (u8 -> s16)
+  gauss8 = SEP_MODE_GAUSS8,      // GaussianBlur u8 (8.8 fixed point)
+  gauss16 = SEP_MODE_GAUSS16,    // GaussianBlur u16 (16.16 fixed point)
 };
 
 struct SepPlan {

@@ -242,8 +242,8 @@ def _output_format(out):
     raise ValueError(f"plinth.ray: --out must end in .jsonl or .parquet: {out}")
 
 
-def detect(inputs, cascade, out, *, engine="plinth", batch_size=128, in_flight=4, actors=None, device="", scale_factor=1.1,
-           min_neighbors=3, min_size=(0, 0), max_size=(0, 0), frame_step=1, max_frames=0, force=False,
+def detect(inputs, cascade, out, *, engine="plinth", batch_size=128, in_flight=4, actors=None, device="",
+           scale_factor=1.1, min_neighbors=3, min_size=(0, 0), max_size=(0, 0), frame_step=1, max_frames=0, force=False,
            progress=True, address=None, init_kwargs=None, decoder=None):
     """Runs the job and writes one result per image or video frame to `out` (.jsonl or .parquet; written
     to a temporary file beside it and renamed when complete). Results come in completion order. Returns
@@ -288,11 +288,13 @@ def detect(inputs, cascade, out, *, engine="plinth", batch_size=128, in_flight=4
         job, start = DetectJob(), time.perf_counter()
         units = _work_units(items, cpus - actors)
         dataset = ray.data.from_items(units, override_num_blocks=len(units))
-        dataset = dataset.flat_map(decoder or decode_unit, fn_kwargs={"frame_step": frame_step, "max_frames": max_frames})
+        dataset = dataset.flat_map(decoder or decode_unit,
+                                   fn_kwargs={"frame_step": frame_step, "max_frames": max_frames})
         dataset = dataset.map_batches(
             Detector,
             fn_constructor_kwargs={"engine": engine, "cascade": cascade, "device": device, "options": options},
-            batch_size=batch_size, batch_format="numpy", compute=ray.data.ActorPoolStrategy(size=actors, max_tasks_in_flight_per_actor=in_flight),
+            batch_size=batch_size, batch_format="numpy",
+            compute=ray.data.ActorPoolStrategy(size=actors, max_tasks_in_flight_per_actor=in_flight),
             num_gpus=1 if engine == "plinth" else 0)
 
         directory = os.path.dirname(os.path.abspath(out))
