@@ -320,13 +320,8 @@ TiledPolicy tiled_policy(Queue& queue, const BoxPlan& plan) {
       plan.ksize.height > TiledPolicy::max_kh || detail::work_group_size(queue, TiledPolicy::group) < TiledPolicy::group) {
     return p;
   }
-  // Rows per work-item: the vertical pass reads rpt + kh - 1 rows per rpt rows it sums, so more
-  // rows amortise the window's height (each takes a register in that pass), but fewer, longer
-  // work-groups leave more of the GPU idle in the last wave. H200, u8, 4 against 8 rows: 3840x2160
-  // 3x3 13.1 / 15.1 us, 8x8 17.5 / 19.8; 7680x4320 3x3 30.9 / 29.6, 15x15 66.3 / 62.4
-  // (docs/PERFORMANCE.md, 2026-11-28): 8 rows above 16 M elements.
-  const double elements = static_cast<double>(plan.src->width()) * cn * plan.src->height();
-  p.rpt = plan.ksize.height <= 32 && elements > 16.0 * (1 << 20) ? 8 : 4;
+  // Windows of more than 32 rows take 4 rows per work-item (each row a register in the vertical pass).
+  p.rpt = plan.ksize.height <= 32 ? detail::tiled_rows_per_item(*plan.src) : 4;
   const int hl = plan.anchor.x * cn;
   const int hr = (plan.ksize.width - 1 - plan.anchor.x) * cn;
   p.tile_words = TiledPolicy::columns - (hl + 3) / 4 - (hr + 3) / 4;

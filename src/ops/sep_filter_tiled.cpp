@@ -44,13 +44,8 @@ int sep_tiled_rows(Queue& queue, const SepPlan& plan) {
   if (!mode_ok || plan.kw > sep_tiled_max_taps || plan.kh > sep_tiled_max_taps) return 0;
   if (!fits_lanes(plan.kx, plan.kw) || !fits_lanes(plan.ky, plan.kh)) return 0;
   if (work_group_size(queue, kGroup) < kGroup) return 0;
-  // Rows per work-item: the row pass of the KH - 1 extra source rows a strip needs costs
-  // (rpt + KH - 1) / rpt of its own (counted in docs/filters.md), but fewer, longer work-groups
-  // leave more of the GPU idle in the last wave. H200, Gaussian u8, 4 against 8 rows: 3840x2160
-  // 3x3 13.6 / 15.9 us, 5x5 17.0 / 18.6; 7680x4320 5x5 43.1 / 40.3, 9x9 67.6 / 58.6
-  // (docs/PERFORMANCE.md, 2026-11-28): 8 rows above 16 M elements.
-  const double elements = static_cast<double>(plan.src->width()) * plan.src->channels() * plan.src->height();
-  const int rpt = elements > 16.0 * (1 << 20) ? 8 : 4;
+  // The row pass of the KH - 1 extra source rows a strip needs costs (rpt + KH - 1) / rpt of its own.
+  const int rpt = tiled_rows_per_item(*plan.src);
   if (tile_words(plan, rpt) * 4 > local_budget(queue)) return 0;
   return rpt;
 }
