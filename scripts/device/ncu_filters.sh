@@ -17,11 +17,13 @@ profile() {  # name, kernel-name regex, CLI arguments...
 }
 {
   profile box3 box filter box /tmp/in8k.npy /tmp/o.npy --ksize 3x3
+  profile box8 box filter box /tmp/in8k.npy /tmp/o.npy --ksize 8x8
   profile box15 box filter box /tmp/in8k.npy /tmp/o.npy --ksize 15x15
   profile median3 median filter median /tmp/in8k.npy /tmp/o.npy -k 3
   profile median5 median filter median /tmp/in8k.npy /tmp/o.npy -k 5
+  profile gauss3 "gauss|sep|fused" filter gaussian /tmp/in8k.npy /tmp/o.npy --ksize 3x3
   profile gauss5 "gauss|sep|fused" filter gaussian /tmp/in8k.npy /tmp/o.npy --ksize 5x5
   profile pyrdown pyr pyramid /tmp/in8k.npy /tmp/pd --levels 2
   profile pyrup pyr pyramid /tmp/in8k.npy /tmp/pu --levels 2 --up
 } > "$OUT/ncu_filters.txt"
-grep -E "########|\(.*\)x\(|Duration|DRAM Throughput|L1/TEX Cache Throughput|Issue Slots Busy|highest-utilized|Eligible Warps|Registers Per" "$OUT/ncu_filters.txt"
+grep -E "########|\(.*\)x\(|Duration|DRAM Throughput|L1/TEX Cache Throughput|Issue Slots Busy|highest-utilized|Eligible Warps|Registers Per|Achieved Occupancy|Theoretical Occupancy|Waves Per SM|Block Limit|tail|Tail" "$OUT/ncu_filters.txt"
