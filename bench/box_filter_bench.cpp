@@ -1,11 +1,9 @@
 // Box filter cases. "u8 8x8" and "u8 31x31" (one channel) line up with NPP's nppiFilterBoxBorder.
 #include <memory>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "bench.hpp"
-#include "ops/filter_support.hpp"
 
 namespace plinth::bench {
 namespace {
@@ -28,23 +26,19 @@ std::shared_ptr<Images> make_images(Env& env, Format format) {
   return images;
 }
 
-// rows > 0: `tiled` with that many rows per work-item, whatever the GPU holds at once (the rule
-// where the backend cannot tell: 8 above 16 M elements, else 4), beside `tiled`'s own choice.
-Case box_case(Env& env, const std::shared_ptr<Images>& images, BoxFilterMethod method, Size ksize, const char* config,
-              int rows = 0) {
+Case box_case(Env& env, const std::shared_ptr<Images>& images, BoxFilterMethod method, Size ksize, const char* config) {
   Case c;
   c.op = "box_filter";
-  c.variant = std::string(to_string(method)) + (rows > 0 ? ", " + std::to_string(rows) + " rows" : "");
+  c.variant = std::string(to_string(method));
   c.config = config;
   c.size = env.settings.size;
   const double pixels = static_cast<double>(c.size.width) * c.size.height;
   c.bytes = 2.0 * pixels * static_cast<double>(images->inputs[0].format().pixel_size());
   Queue& queue = env.queue;
-  c.run = [images, method, ksize, rows, &queue](int set) {
+  c.run = [images, method, ksize, &queue](int set) {
     BoxFilterOptions o;
     o.ksize = ksize;
     o.method = method;
-    const detail::ScopedTiledRows forced(rows);
     return box_filter(queue, images->inputs[static_cast<std::size_t>(set)], images->output, o);
   };
   return c;
@@ -68,10 +62,6 @@ std::vector<Case> cases(Env& env) {
   out.push_back(box_case(env, u8, BoxFilterMethod::direct, {31, 31}, "u8 31x31"));
   out.push_back(box_case(env, u8, BoxFilterMethod::automatic, {3, 3}, "u8 3x3"));
   out.push_back(box_case(env, u8, BoxFilterMethod::automatic, {15, 15}, "u8 15x15"));
-  for (const auto& [k, config] : {std::pair{Size{3, 3}, "u8 3x3"}, std::pair{Size{8, 8}, "u8 8x8"},
-                                  std::pair{Size{15, 15}, "u8 15x15"}}) {
-    for (const int rows : {4, 8}) out.push_back(box_case(env, u8, BoxFilterMethod::tiled, k, config, rows));
-  }
   out.push_back(box_case(env, u8, BoxFilterMethod::tiled, {15, 15}, "u8 15x15"));
   out.push_back(box_case(env, u8, BoxFilterMethod::vector_strips, {15, 15}, "u8 15x15"));
   out.push_back(box_case(env, u8, BoxFilterMethod::local_scan, {15, 15}, "u8 15x15"));

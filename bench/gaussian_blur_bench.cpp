@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "bench.hpp"
-#include "ops/filter_support.hpp"
 
 namespace plinth::bench {
 namespace {
@@ -15,9 +14,7 @@ struct Images {
   DeviceImage output;
 };
 
-// rows > 0: `tiled` with that many rows per work-item, whatever the GPU holds at once (the rule
-// where the backend cannot tell: 8 above 16 M elements, else 4), beside `tiled`'s own choice.
-Case gauss_case(Env& env, Format format, SepFilterMethod method, int k, const char* config, int rows = 0) {
+Case gauss_case(Env& env, Format format, SepFilterMethod method, int k, const char* config) {
   auto images = std::make_shared<Images>();
   const Size size = env.settings.size;
   for (int s = 0; s < env.settings.input_sets; ++s) {
@@ -28,16 +25,15 @@ Case gauss_case(Env& env, Format format, SepFilterMethod method, int k, const ch
   images->output = DeviceImage(env.context, size.width, size.height, format);
   Case c;
   c.op = "gaussian_blur";
-  c.variant = std::string(to_string(method)) + (rows > 0 ? ", " + std::to_string(rows) + " rows" : "");
+  c.variant = std::string(to_string(method));
   c.config = config;
   c.size = size;
   c.bytes = 2.0 * static_cast<double>(size.width) * size.height * static_cast<double>(format.pixel_size());
   Queue& queue = env.queue;
-  c.run = [images, method, k, rows, &queue](int set) {
+  c.run = [images, method, k, &queue](int set) {
     GaussianBlurOptions o;
     o.ksize = {k, k};
     o.method = method;
-    const detail::ScopedTiledRows forced(rows);
     return gaussian_blur(queue, images->inputs[static_cast<std::size_t>(set)], images->output, o);
   };
   return c;
@@ -53,9 +49,6 @@ std::vector<Case> cases(Env& env) {
   for (const auto& [k, config] : {std::pair{3, "u8 3x3"}, std::pair{7, "u8 7x7"}, std::pair{9, "u8 9x9"}}) {
     out.push_back(gauss_case(env, Format{Depth::u8, 1}, SepFilterMethod::tiled, k, config));
     out.push_back(gauss_case(env, Format{Depth::u8, 1}, SepFilterMethod::fused_direct, k, config));
-  }
-  for (const auto& [k, config] : {std::pair{3, "u8 3x3"}, std::pair{5, "u8 5x5"}, std::pair{7, "u8 7x7"}}) {
-    for (const int rows : {4, 8}) out.push_back(gauss_case(env, Format{Depth::u8, 1}, SepFilterMethod::tiled, k, config, rows));
   }
   out.push_back(gauss_case(env, Format{Depth::u8, 1}, SepFilterMethod::fused_direct, 31, "u8 31x31"));
   out.push_back(gauss_case(env, Format{Depth::u8, 1}, SepFilterMethod::fused, 31, "u8 31x31"));

@@ -7,7 +7,6 @@
 #include <random>
 #include <string>
 
-#include "ops/filter_support.hpp"
 #include "support/test_support.hpp"
 
 namespace plinth::test {
@@ -274,39 +273,6 @@ TEST(BoxFilter, TiledEightRowsPerWorkItem) {
     o.method = BoxFilterMethod::tiled;
     check_case(src, o);
   }
-}
-
-// The row counts balanced_rows_per_item may give a GPU besides the 4 and 8 that PoCL takes by
-// itself (2 to 8 rows per work-item), forced, on heights that cut each one's last tile.
-TEST(BoxFilter, TiledOtherRowCounts) {
-  const HostImage one = random_image(263, 123, Format{Depth::u8, 1}, 71);
-  const HostImage three = random_image(97, 61, Format{Depth::u8, 3}, 72);
-  for (const int rows : {2, 3, 5, 6, 7}) {
-    const detail::ScopedTiledRows forced(rows);
-    BoxFilterOptions o;
-    o.method = BoxFilterMethod::tiled;
-    for (const Size k : {Size{3, 3}, Size{15, 15}}) {
-      o.ksize = k;
-      check_case(one, o);
-    }
-    o.ksize = {5, 5};
-    o.border = BorderMode::reflect;
-    check_case(three, o);
-  }
-}
-
-// The cost model, worked by hand: waves rounded up x (rows + 0.75 (kh - 1)).
-TEST(BoxFilter, BalancedRowsPerItem) {
-  // 7680x4320 u8, 3x3 (64 strips), 8 x 132 work-groups at once: 7 rows, 78 x 64 = 4992 groups,
-  // 5 waves x 8.5 = 42.5 (8 rows: 5 x 9.5; 6: 6 x 7.5; 5: 7 x 6.5; 4: 9 x 5.5).
-  EXPECT_EQ(detail::balanced_rows_per_item(64, 4320, 3, 1056, 8), 7);
-  // 3840x2160 (32 strips): 5 rows, 54 x 32 = 1728 groups, 2 x 6.5 = 13 (3 rows: 3 x 4.5 = 13.5).
-  EXPECT_EQ(detail::balanced_rows_per_item(32, 2160, 3, 1056, 8), 5);
-  // 15x15 at 5 x 132: the window's 14 extra rows favour long tiles.
-  EXPECT_EQ(detail::balanced_rows_per_item(64, 4320, 15, 660, 8), 8);
-  // One wave whatever the rows: the fewest; and never more than max_rows.
-  EXPECT_EQ(detail::balanced_rows_per_item(1, 48, 3, 1056, 8), 2);
-  EXPECT_EQ(detail::balanced_rows_per_item(64, 4320, 3, 1056, 4), 4);
 }
 
 TEST(BoxFilter, HostConvenience) {

@@ -8,7 +8,6 @@
 #include <utility>
 #include <vector>
 
-#include "ops/filter_support.hpp"
 #include "support/test_support.hpp"
 
 namespace plinth::test {
@@ -197,25 +196,6 @@ TEST(GaussianBlur, TiledEightRowsPerWorkItem) {
     o.ksize = k;
     o.method = SepFilterMethod::tiled;
     check_case(src, o);
-  }
-}
-
-// The row counts balanced_rows_per_item may give a GPU besides the 4 and 8 that PoCL takes by
-// itself (2 to 8 rows per work-item), forced, on heights that cut each one's last tile.
-TEST(GaussianBlur, TiledOtherRowCounts) {
-  const HostImage one = random_image(263, 123, Format{Depth::u8, 1}, 91);
-  const HostImage three = random_image(97, 61, Format{Depth::u8, 3}, 92);
-  for (const int rows : {2, 3, 5, 6, 7}) {
-    const detail::ScopedTiledRows forced(rows);
-    GaussianBlurOptions o;
-    o.method = SepFilterMethod::tiled;
-    for (const Size k : {Size{3, 3}, Size{9, 9}}) {
-      o.ksize = k;
-      check_case(one, o);
-    }
-    o.ksize = {7, 5};
-    o.border = BorderMode::reflect;
-    check_case(three, o);
   }
 }
 

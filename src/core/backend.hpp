@@ -32,10 +32,6 @@ class Kernel {
   virtual const std::string& name() const = 0;
   // Largest work-group this kernel can be launched with on its device.
   virtual std::size_t max_work_group_size() const = 0;
-  // Work-groups of `group_items` work-items that one compute unit holds at once for this kernel
-  // (its registers and local memory against the unit's limits); 0 where the backend cannot tell
-  // (OpenCL has no such query).
-  virtual int resident_groups_per_unit(std::size_t /*group_items*/) const { return 0; }
 };
 
 // Where Device::build got a program's code: compiled, or from the CUDA backend's cubin store

@@ -85,8 +85,6 @@ class Launch {
   // Enqueues the kernel; with the context's debug switch on, waits and checks it too.
   std::shared_ptr<EventImpl> run(const NDRange& global, std::optional<NDRange> local = std::nullopt);
   std::size_t max_work_group_size() const { return kernel_->max_work_group_size(); }
-  // Work-groups of `group_items` one compute unit holds at once; 0 where the backend cannot tell.
-  int resident_groups_per_unit(std::size_t group_items) const { return kernel_->resident_groups_per_unit(group_items); }
 
  private:
   QueueState& queue_;

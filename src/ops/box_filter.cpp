@@ -302,11 +302,9 @@ Event launch_vector_strips(Queue& queue, const BoxPlan& plan, const StripsPolicy
 // of at most max_kh rows whose halo ((kw - 1) * channels elements) is at most max_halo, so that a
 // work-item reads at most 12 words per row. A tile is 32 word columns (one per lane) of which
 // tile_words hold outputs, the rest the windows' halo; rpt: output rows per work-item, 8 * rpt
-// per tile (0: not applicable), where the backend cannot tell how many work-groups the GPU holds
-// at once; max_rpt: the most the window allows, for balanced_rows_per_item where it can.
+// per tile (0: not applicable).
 struct TiledPolicy {
   int rpt = 0;
-  int max_rpt = 0;
   int tile_words = 0;
   static constexpr int group = 256;
   static constexpr int columns = 32;
@@ -323,8 +321,7 @@ TiledPolicy tiled_policy(Queue& queue, const BoxPlan& plan) {
     return p;
   }
   // Windows of more than 32 rows take 4 rows per work-item (each row a register in the vertical pass).
-  p.max_rpt = plan.ksize.height <= 32 ? 8 : 4;
-  p.rpt = std::min(detail::tiled_rows_per_item(*plan.src), p.max_rpt);
+  p.rpt = plan.ksize.height <= 32 ? detail::tiled_rows_per_item(*plan.src) : 4;
   const int hl = plan.anchor.x * cn;
   const int hr = (plan.ksize.width - 1 - plan.anchor.x) * cn;
   p.tile_words = TiledPolicy::columns - (hl + 3) / 4 - (hr + 3) / 4;
@@ -334,22 +331,18 @@ TiledPolicy tiled_policy(Queue& queue, const BoxPlan& plan) {
 Event launch_tiled(Queue& queue, const BoxPlan& plan, const TiledPolicy& p) {
   const DeviceImage& src = *plan.src;
   const DeviceImage& dst = *plan.dst;
-  const std::size_t words = (static_cast<std::size_t>(src.width()) * src.channels() + 3) / 4;
-  const std::size_t tile_w = static_cast<std::size_t>(p.tile_words);
-  const std::size_t groups_x = (words + tile_w - 1) / tile_w;
-  const auto program_for = [&](int rpt) {
-    detail::BuildOptions o = build_options(plan);
-    o.define("KW", plan.ksize.width).define("KH", plan.ksize.height).define("AX", plan.anchor.x).define("RPT", rpt);
-    o.define("SRC_WORDS", detail::vector_aligned(src, 4) ? 1 : 0).define("DST_VEC", detail::vector_aligned(dst, 4) ? 1 : 0);
-    return detail::get_program(queue, "box_filter_tiled.cl", o);
-  };
-  const int rpt = detail::tiled_rows_for_launch(queue, p.rpt, p.max_rpt, groups_x, src.height(), plan.ksize.height,
-                                                TiledPolicy::group, program_for, "box_filter_tiled");
-  detail::Launch launch(queue, program_for(rpt), "box_filter_tiled");
+  detail::BuildOptions o = build_options(plan);
+  o.define("KW", plan.ksize.width).define("KH", plan.ksize.height).define("AX", plan.anchor.x).define("RPT", p.rpt);
+  o.define("SRC_WORDS", detail::vector_aligned(src, 4) ? 1 : 0).define("DST_VEC", detail::vector_aligned(dst, 4) ? 1 : 0);
+  const auto program = detail::get_program(queue, "box_filter_tiled.cl", o);
+  detail::Launch launch(queue, program, "box_filter_tiled");
   launch.arg(src.width()).arg(src.height()).arg(plan.anchor.y).arg(detail::border_code(plan.border));
   convert_args(launch, plan);
   launch.image(src).image(dst);
-  const std::size_t tile_h = static_cast<std::size_t>(8 * rpt);
+  const std::size_t words = (static_cast<std::size_t>(src.width()) * src.channels() + 3) / 4;
+  const std::size_t tile_w = static_cast<std::size_t>(p.tile_words);
+  const std::size_t tile_h = static_cast<std::size_t>(8 * p.rpt);
+  const std::size_t groups_x = (words + tile_w - 1) / tile_w;
   const std::size_t groups_y = (static_cast<std::size_t>(src.height()) + tile_h - 1) / tile_h;
   const std::size_t group = TiledPolicy::group;
   return Event(launch.run(detail::range(groups_x * group, groups_y), detail::range(group, 1)));

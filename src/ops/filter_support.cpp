@@ -59,45 +59,6 @@ void check_fp64(const Queue& queue, Depth depth, std::string_view op, std::strin
   }
 }
 
-thread_local int ScopedTiledRows::forced_ = 0;
-
-int balanced_rows_per_item(std::size_t strips, int height, int kh, std::size_t resident, int max_rows) {
-  int best = max_rows;
-  if (resident == 0) return best;
-  double best_cost = 0.0;
-  for (int rows = max_rows; rows >= 2; --rows) {
-    const std::size_t tile_h = 8 * static_cast<std::size_t>(rows);
-    const std::size_t groups = strips * ((static_cast<std::size_t>(height) + tile_h - 1) / tile_h);
-    const double waves = static_cast<double>((groups + resident - 1) / resident);
-    const double cost = waves * (rows + 0.75 * (kh - 1));
-    if (rows == max_rows || cost < best_cost) {
-      best = rows;
-      best_cost = cost;
-    }
-  }
-  return best;
-}
-
-int tiled_rows_for_launch(const Queue& queue, int rows, int max_rows, std::size_t strips, int height, int kh,
-                          std::size_t group, const std::function<std::shared_ptr<Program>(int)>& program_for,
-                          std::string_view kernel) {
-  if (ScopedTiledRows::forced() > 0) return std::min(ScopedTiledRows::forced(), max_rows);
-  const auto resident = [&](int r) { return program_for(r)->kernel(kernel)->resident_groups_per_unit(group); };
-  int per_unit = resident(rows);
-  if (per_unit <= 0) return rows;
-  const std::size_t units = std::max<unsigned>(queue.context().device().compute_units, 1);
-  // The rows change the registers a little (15x15 u8: 48 at 8 rows, 40 at 5-7): ask the chosen
-  // kernel again, at most twice, so that at most three programs are built for a first call.
-  for (int round = 0; round < 2; ++round) {
-    const int best = balanced_rows_per_item(strips, height, kh, units * static_cast<std::size_t>(per_unit), max_rows);
-    if (best == rows) break;
-    rows = best;
-    per_unit = resident(rows);
-    if (per_unit <= 0) break;
-  }
-  return rows;
-}
-
 std::size_t local_budget(const Queue& queue) {
   const std::uint64_t device = queue.context().device().local_memory;
   return static_cast<std::size_t>(std::min<std::uint64_t>(device, 48 * 1024));

@@ -53,10 +53,8 @@ Event launch_sep(Queue& queue, const SepPlan& plan);
 // Method `tiled` (src/ops/sep_filter_tiled.cpp): u8 -> u8 fixed point (gauss8, or bit_exact with
 // delta 0), non-negative integer taps summing to 256, at most sep_tiled_max_taps each way.
 inline constexpr int sep_tiled_max_taps = 9;
-// Output rows per work-item for this plan where the backend cannot tell how many work-groups the
-// GPU holds at once, or 0 where `tiled` does not apply.
+// Output rows per work-item for this plan, or 0 where `tiled` does not apply.
 int sep_tiled_rows(Queue& queue, const SepPlan& plan);
-// Launches `tiled` with default_rpt rows per work-item, or with detail::tiled_rows_for_launch's.
-Event launch_sep_tiled(Queue& queue, const SepPlan& plan, int default_rpt);
+Event launch_sep_tiled(Queue& queue, const SepPlan& plan, int rpt);
 
 }  // namespace plinth::detail

@@ -14,7 +14,6 @@ namespace {
 constexpr int kGroup = 256;
 constexpr int kTileWords = 32;  // output words (4 elements) per tile row
 constexpr int kRowGroups = kGroup / kTileWords;
-constexpr int kMaxRows = 8;  // output rows per work-item at most (each column's rows in registers)
 
 // Non-negative integer taps summing to 256: every row sum fits a 16-bit lane (at most
 // 255 * 256), which the kernel's two-lane multiply-adds need.
@@ -51,29 +50,23 @@ int sep_tiled_rows(Queue& queue, const SepPlan& plan) {
   return rpt;
 }
 
-Event launch_sep_tiled(Queue& queue, const SepPlan& plan, int default_rpt) {
+Event launch_sep_tiled(Queue& queue, const SepPlan& plan, int rpt) {
   const DeviceImage& src = *plan.src;
   const DeviceImage& dst = *plan.dst;
-  const std::size_t words = (static_cast<std::size_t>(src.width()) * src.channels() + 3) / 4;
-  const std::size_t groups_x = (words + kTileWords - 1) / kTileWords;
-  const auto program_for = [&](int rpt) {
-    BuildOptions o;
-    o.define("CN", src.channels()).define("KW", plan.kw).define("KH", plan.kh).define("AX", plan.anchor.x);
-    o.define("MODE", static_cast<long long>(plan.mode)).define("RPT", rpt);
-    o.define("SRC_WORDS", vector_aligned(src, 4) ? 1 : 0).define("DST_WORDS", vector_aligned(dst, 4) ? 1 : 0);
-    return get_program(queue, "sep_filter_tiled.cl", o);
-  };
-  int max_rpt = kMaxRows;
-  while (max_rpt > default_rpt && tile_words(plan, max_rpt) * 4 > local_budget(queue)) --max_rpt;
-  const int rpt = tiled_rows_for_launch(queue, default_rpt, max_rpt, groups_x, src.height(), plan.kh, kGroup,
-                                        program_for, "sep_filter_tiled");
-  Launch launch(queue, program_for(rpt), "sep_filter_tiled");
+  BuildOptions o;
+  o.define("CN", src.channels()).define("KW", plan.kw).define("KH", plan.kh).define("AX", plan.anchor.x);
+  o.define("MODE", static_cast<long long>(plan.mode)).define("RPT", rpt);
+  o.define("SRC_WORDS", vector_aligned(src, 4) ? 1 : 0).define("DST_WORDS", vector_aligned(dst, 4) ? 1 : 0);
+  const auto program = get_program(queue, "sep_filter_tiled.cl", o);
+  Launch launch(queue, program, "sep_filter_tiled");
   launch.arg(src.width()).arg(src.height()).arg(plan.anchor.y).arg(border_code(plan.border)).arg(plan.tail);
   for (const auto* k : {&plan.kx, &plan.ky}) {
     for (int i = 0; i < sep_tiled_max_taps; ++i) launch.arg((*k)[static_cast<std::size_t>(i)]);
   }
   launch.image(src).image(dst);
+  const std::size_t words = (static_cast<std::size_t>(src.width()) * src.channels() + 3) / 4;
   const std::size_t tile_h = static_cast<std::size_t>(kRowGroups * rpt);
+  const std::size_t groups_x = (words + kTileWords - 1) / kTileWords;
   const std::size_t groups_y = (static_cast<std::size_t>(src.height()) + tile_h - 1) / tile_h;
   return Event(launch.run(range(groups_x * kGroup, groups_y), range(kGroup, 1)));
 }

@@ -75,7 +75,6 @@ DriverLoad load_driver() {
   bind(lib, "cuModuleGetFunction", a.cuModuleGetFunction, missing);
   bind(lib, "cuFuncGetAttribute", a.cuFuncGetAttribute, missing);
   bind(lib, "cuFuncSetAttribute", a.cuFuncSetAttribute, missing);
-  bind(lib, "cuOccupancyMaxActiveBlocksPerMultiprocessor", a.cuOccupancyMaxActiveBlocksPerMultiprocessor, missing);
   bind(lib, "cuLaunchKernel", a.cuLaunchKernel, missing);
   if (!missing.empty()) {
     d.why = "the CUDA driver is too old: libcuda.so.1 lacks " + missing;

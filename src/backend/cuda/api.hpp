@@ -98,7 +98,6 @@ struct Driver {
   CUresult (*cuModuleGetFunction)(CUfunction*, CUmodule, const char*);
   CUresult (*cuFuncGetAttribute)(int*, int, CUfunction);
   CUresult (*cuFuncSetAttribute)(CUfunction, int, int);
-  CUresult (*cuOccupancyMaxActiveBlocksPerMultiprocessor)(int*, CUfunction, int, std::size_t);
   CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,
                              CUstream, void**, void**);
 };

@@ -4,7 +4,6 @@
 #include <memory>
 #include <mutex>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "backend/cuda/api.hpp"
@@ -37,13 +36,10 @@ class CuBuffer final : public detail::Buffer {
 
 class CuKernel final : public detail::Kernel {
  public:
-  CuKernel(CUfunction function, std::string name, std::size_t max_group, int static_shared, const CuDevice* device)
-      : function_(function), name_(std::move(name)), max_group_(max_group), static_shared_(static_shared),
-        device_(device) {}
+  CuKernel(CUfunction function, std::string name, std::size_t max_group, int static_shared)
+      : function_(function), name_(std::move(name)), max_group_(max_group), static_shared_(static_shared) {}
   const std::string& name() const override { return name_; }
   std::size_t max_work_group_size() const override { return max_group_; }
-  // cuOccupancyMaxActiveBlocksPerMultiprocessor without dynamic shared memory, asked once per size.
-  int resident_groups_per_unit(std::size_t group_items) const override;
   CUfunction function() const { return function_; }
   int static_shared() const { return static_shared_; }
   // Raises the kernel's dynamic shared memory limit to `bytes` once (above 48 KiB CUDA asks).
@@ -55,9 +51,6 @@ class CuKernel final : public detail::Kernel {
   std::string name_;
   std::size_t max_group_;
   int static_shared_;
-  const CuDevice* device_;
-  mutable std::mutex resident_mutex_;
-  mutable std::vector<std::pair<std::size_t, int>> resident_;  // (group size, groups per unit)
 };
 
 class CuProgram final : public detail::Program {

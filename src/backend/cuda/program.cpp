@@ -28,25 +28,8 @@ std::shared_ptr<detail::Kernel> CuProgram::kernel(std::string_view name) {
   int max_threads = 0, shared = 0;
   check(api.cuFuncGetAttribute(&max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, function), "cuFuncGetAttribute");
   check(api.cuFuncGetAttribute(&shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function), "cuFuncGetAttribute");
-  kernels_.push_back(
-      std::make_shared<CuKernel>(function, kernel_name, static_cast<std::size_t>(max_threads), shared, device_));
+  kernels_.push_back(std::make_shared<CuKernel>(function, kernel_name, static_cast<std::size_t>(max_threads), shared));
   return kernels_.back();
-}
-
-int CuKernel::resident_groups_per_unit(std::size_t group_items) const {
-  std::lock_guard lock(resident_mutex_);
-  for (const auto& [items, groups] : resident_) {
-    if (items == group_items) return groups;
-  }
-  const Driver& api = device_->api();
-  make_current(api, device_->context());
-  int groups = 0;
-  if (api.cuOccupancyMaxActiveBlocksPerMultiprocessor(&groups, function_, static_cast<int>(group_items), 0) !=
-      CUDA_SUCCESS) {
-    groups = 0;
-  }
-  resident_.emplace_back(group_items, groups);
-  return groups;
 }
 
 std::vector<std::byte> CuProgram::binary() const {
