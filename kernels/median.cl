@@ -5,6 +5,8 @@
  *   KSIZE               window side (odd); R is its radius, M the rank of the median
  *   BORDER              border code of common/border.h; border_value is the constant border's value
  *   TW                  outputs per work-item along x (median_columns3)
+ *   PACKED_ROWS         output rows per work-item of median_sorted_rows_packed (even; u8, CN 1)
+ *   PACKED_FMA_ADDS     0-2, default 1: its sums on the FMA pipe (see there)
  *   TILE_X, TILE_Y      outputs per work-item of median_tiled (a network of median_networks.h)
  *   HIST_BITS           8 or 16 bits per histogram bin (median_histogram)
  * Every variant selects the element of rank M (0-based) among the KSIZE * KSIZE window values,
@@ -188,6 +190,219 @@ KERNEL void median_columns3(int width, int height, float border_value, CONST_IMA
       const PIX bottom = min(min(hi[t], hi[t + 1]), hi[t + 2]);
       STORE_PIX(med3(top, med3(mid[t], mid[t + 1], mid[t + 2]), bottom), out, x0 + t);
     }
+  }
+}
+#endif
+
+/* ---- sorted_rows_packed (3x3, u8, one channel): sorted row triples, two pixels per word ---- */
+/* The transpose of sorted_columns with two pixels in each 32-bit register. A work-item does 8
+ * neighbouring outputs x0 .. x0 + 7 in each of PACKED_ROWS rows. Word j (0-3) holds pixels
+ * x0 + j (lane 0, bits 0-15) and x0 + 4 + j (lane 1) as unsigned 16-bit lanes, each value v as
+ * v * 257 (its byte in both halves: order kept, and either byte of a result is the answer), so
+ * one min_u16x2 / max_u16x2 of common/dialect.h orders two pixels; on sm_90 the three-input
+ * min3 / max3 are one instruction (VIMNMX3.U16x2) each.
+ * Each source row's horizontal triples (x - 1, x, x + 1) are sorted once into (lo, mid, hi) and
+ * reused by the 3 output rows that read them; the output is med3(max3 of the 3 rows' lo, med3
+ * of their mid, min3 of their hi). The middle of three is their sum less the smallest and the
+ * largest, in plain 32-bit arithmetic: exact, since each lane's true result is one of its three
+ * values, whatever carries pass between lanes on the way. */
+#ifdef PACKED_ROWS
+#if SRC_DEPTH != DEPTH_U8 || CN != 1 || KSIZE != 3 || PACKED_ROWS % 2 != 0
+#error "median_sorted_rows_packed: u8, one channel, 3x3, an even PACKED_ROWS"
+#endif
+
+#ifndef PACKED_FMA_ADDS
+#define PACKED_FMA_ADDS 1
+#endif
+/* The sums and differences of the middle-of-three trick, where PACKED_FMA_ADDS asks (1: the
+ * differences, 2: the sums too) as multiply-adds by an opaque 0xFFFFFFFF (m1) or 1 (one): they
+ * then issue on the FMA pipe, which this kernel barely uses otherwise, instead of the integer ALU
+ * pipe that the min/max and byte_perm instructions fill (docs/filters.md: 1 is the default; 2
+ * needs more registers than the cap of 64). */
+#if PACKED_FMA_ADDS >= 1
+#define PACKED_SUB2(s, a, b) imad_u32((b), m1, imad_u32((a), m1, (s)))
+#else
+#define PACKED_SUB2(s, a, b) ((s) - (a) - (b))
+#endif
+#if PACKED_FMA_ADDS >= 2
+#define PACKED_ADD3(a, b, c) imad_u32((c), one, imad_u32((b), one, (a)))
+#else
+#define PACKED_ADD3(a, b, c) ((a) + (b) + (c))
+#endif
+
+INLINE uint med3_u16x2(uint a, uint b, uint c, uint m1, uint one) {
+  return PACKED_SUB2(PACKED_ADD3(a, b, c), min3_u16x2(a, b, c), max3_u16x2(a, b, c));
+}
+
+/* Bytes [e, e + 4) of a mapped row (row != 0) as a little-endian word: one word load where
+ * `direct`, else byte by byte through the border (`fill` for the constant border's columns). */
+INLINE uint packed_row_word(GLOBAL const uchar* row, int e, int width, uint fill, bool direct) {
+  if (direct) return *(GLOBAL const uint*)(row + e);
+  uint w = 0u;
+#pragma unroll
+  for (int t = 0; t < 4; ++t) {
+    const int xi = border_index(e + t, width, BORDER);
+    w |= (xi < 0 ? fill : (uint)row[xi]) << (8 * t);
+  }
+  return w;
+}
+
+/* One source row's sorted triples for the 4 words of a work-item: lo[j], mid[j], hi[j] of the
+ * pixels x0 + j - 1 .. x0 + j + 1 (lane 0) and x0 + j + 3 .. x0 + j + 5 (lane 1), from the row's
+ * bytes x0 .. x0 + 3 (w0) and x0 + 4 .. x0 + 7 (w1) and the neighbours x0 - 1, byte sel_l & 3 of
+ * wl, and x0 + 8, byte (sel_r >> 8) & 3 of wr (the selectors of byte_perm below). */
+INLINE void packed_sorted_row(uint wl, uint w0, uint w1, uint wr, uint sel_l, uint sel_r, uint m1, uint one, uint* lo,
+                              uint* mid, uint* hi) {
+  uint c[6];
+  c[0] = byte_perm(wl, w0, sel_l);   /* pixels x0 - 1 and x0 + 3 */
+  c[1] = byte_perm(w0, w1, 0x4400u); /* x0 and x0 + 4 */
+  c[2] = byte_perm(w0, w1, 0x5511u);
+  c[3] = byte_perm(w0, w1, 0x6622u);
+  c[4] = byte_perm(w0, w1, 0x7733u);
+  c[5] = byte_perm(w1, wr, sel_r); /* x0 + 4 and x0 + 8 */
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    lo[j] = min3_u16x2(c[j], c[j + 1], c[j + 2]);
+    hi[j] = max3_u16x2(c[j], c[j + 1], c[j + 2]);
+    mid[j] = PACKED_SUB2(PACKED_ADD3(c[j], c[j + 1], c[j + 2]), lo[j], hi[j]);
+  }
+}
+
+/* Output row y from its 4 words o[j] (pixel x0 + j in lane 0, x0 + 4 + j in lane 1): two words
+ * at `words` where `fast`, else through checks. */
+INLINE void packed_store_row(GLOBAL uchar* dst, int dst_offset, int dst_step, GLOBAL uint* words, int x0, int y,
+                             int width, int height, bool fast, bool store_words, const uint* o) {
+  const uint t01 = byte_perm(o[0], o[1], 0x6240u); /* pixels x0, x0 + 1, x0 + 4, x0 + 5 */
+  const uint t23 = byte_perm(o[2], o[3], 0x6240u);
+  const uint a = byte_perm(t01, t23, 0x5410u); /* x0 .. x0 + 3 */
+  const uint b = byte_perm(t01, t23, 0x7632u); /* x0 + 4 .. x0 + 7 */
+  if (fast) {
+    words[0] = a;
+    words[1] = b;
+  } else if (y < height) {
+    GLOBAL uchar* out = dst + IMAGE_INDEX(dst, x0, y);
+    if (store_words) {
+      ((GLOBAL uint*)out)[0] = a;
+      ((GLOBAL uint*)out)[1] = b;
+    } else {
+#pragma unroll
+      for (int t = 0; t < 8; ++t) {
+        if (x0 + t < width) out[t] = (uchar)((t < 4 ? a : b) >> (8 * (t & 3)));
+      }
+    }
+  }
+}
+
+/* A work-item's PACKED_ROWS x 8 outputs. `fast` (a constant where it is inlined): every source
+ * row inside the image, the 8 pixels inside the row, source and destination rows on 4-byte
+ * boundaries: per source row four word loads (the 8 pixels and the words that hold the
+ * neighbours left and right, wherever the border puts them), per output row two word stores,
+ * the walk unrolled. Otherwise each row and pixel goes through the border, in a loop. */
+INLINE void packed_rows_body(int width, int height, float border_value, CONST_IMAGE_PARAM(uchar, src),
+                             IMAGE_PARAM(uchar, dst), int x0, int y0, bool fast) {
+  const uint fill = (uint)(uchar)border_value;
+  const uint fill4 = fill * 0x01010101u;
+  const int xl = border_index(x0 - 1, width, BORDER);
+  const int xr = border_index(x0 + 8, width, BORDER);
+  /* Under the constant border a neighbour column can be outside (xl or xr -1): fill. */
+  const bool has_l = BORDER != BORDER_CONSTANT || xl >= 0;
+  const bool has_r = BORDER != BORDER_CONSTANT || xr >= 0;
+  const int xlw = has_l ? xl : x0;
+  const int xrw = has_r ? xr : x0;
+  /* Generic path: words where the 8 pixels lie inside a row on a 4-byte boundary. */
+  const bool load_words = PLINTH_LITTLE_ENDIAN && x0 + 8 <= width && ((src_offset | src_step) & 3) == 0;
+  const bool store_words = PLINTH_LITTLE_ENDIAN && x0 + 8 <= width && ((dst_offset | dst_step) & 3) == 0;
+  /* Fast path: the words of source row i at in_words + i * in_step, the neighbours' words dl and
+   * dr words from the pixels' first; output row i at out_words + i * out_step. */
+  GLOBAL const uint* in_words = (GLOBAL const uint*)(src + src_offset + (y0 - 1) * src_step + x0);
+  GLOBAL uint* out_words = (GLOBAL uint*)(dst + dst_offset + y0 * dst_step + x0);
+  const int in_step = src_step >> 2;
+  const int out_step = dst_step >> 2;
+  const int dl = fast ? (xlw >> 2) - (x0 >> 2) : 0;
+  const int dr = fast ? (xrw >> 2) - (x0 >> 2) : 0;
+  const uint sel_l = fast ? 0x7700u | ((uint)(xlw & 3) * 0x11u) : 0x7700u;
+  const uint sel_r = fast ? (4u + (uint)(xrw & 3)) * 0x1100u : 0x4400u;
+  /* 0xFFFFFFFF and 1, which no compiler can fold (steps are positive): see PACKED_SUB2. */
+  const uint m1 = ~(uint)(src_step >> 31);
+  const uint one = (uint)(src_step >> 31) + 1u;
+
+  /* Source row i (0: y0 - 1) sorted into lo, mid, hi. */
+#define PACKED_ROW(i, lo, mid, hi)                                                                    \
+  {                                                                                                   \
+    uint wl = fill4, w0, w1, wr = fill4;                                                              \
+    if (fast) {                                                                                       \
+      GLOBAL const uint* row = in_words + (i) * in_step;                                              \
+      if (has_l) wl = row[dl];                                                                        \
+      if (has_r) wr = row[dr];                                                                        \
+      w0 = row[0];                                                                                    \
+      w1 = row[1];                                                                                    \
+    } else {                                                                                          \
+      GLOBAL const uchar* row = source_row(src, src_offset, src_step, y0 - 1 + (i), height);          \
+      if (row == 0) {                                                                                 \
+        w0 = w1 = fill4;                                                                              \
+      } else {                                                                                        \
+        if (has_l) wl = row[xl];                                                                      \
+        if (has_r) wr = row[xr];                                                                      \
+        w0 = packed_row_word(row, x0, width, fill, load_words);                                       \
+        w1 = packed_row_word(row, x0 + 4, width, fill, load_words);                                   \
+      }                                                                                               \
+    }                                                                                                 \
+    packed_sorted_row(wl, w0, w1, wr, sel_l, sel_r, m1, one, lo, mid, hi);                            \
+  }
+  /* Output rows r and r + 1 from the sorted source rows r .. r + 3 (A, B, C, D). The two share
+   * B and C: their mid ordered once (mn, mx), each row's med3 of mid is then mid of A or D
+   * clamped to [mn, mx]. */
+#define PACKED_PAIR(r)                                                                                \
+  {                                                                                                   \
+    PACKED_ROW((r) + 2, lo_c, mid_c, hi_c)                                                            \
+    PACKED_ROW((r) + 3, lo_d, mid_d, hi_d)                                                            \
+    uint o0[4], o1[4];                                                                                \
+    UNROLL for (int j = 0; j < 4; ++j) {                                                              \
+      const uint mn = min_u16x2(mid_b[j], mid_c[j]);                                                  \
+      const uint mx = max_u16x2(mid_b[j], mid_c[j]);                                                  \
+      o0[j] = med3_u16x2(max3_u16x2(lo_a[j], lo_b[j], lo_c[j]), max_u16x2(mn, min_u16x2(mx, mid_a[j])), \
+                         min3_u16x2(hi_a[j], hi_b[j], hi_c[j]), m1, one);                             \
+      o1[j] = med3_u16x2(max3_u16x2(lo_b[j], lo_c[j], lo_d[j]), max_u16x2(mn, min_u16x2(mx, mid_d[j])), \
+                         min3_u16x2(hi_b[j], hi_c[j], hi_d[j]), m1, one);                             \
+    }                                                                                                 \
+    packed_store_row(dst, dst_offset, dst_step, out_words + (r) * out_step, x0, y0 + (r), width, height, fast, \
+                     store_words, o0);                                                                \
+    packed_store_row(dst, dst_offset, dst_step, out_words + ((r) + 1) * out_step, x0, y0 + (r) + 1, width, height, \
+                     fast, store_words, o1);                                                          \
+    UNROLL for (int j = 0; j < 4; ++j) {                                                              \
+      lo_a[j] = lo_c[j];                                                                              \
+      mid_a[j] = mid_c[j];                                                                            \
+      hi_a[j] = hi_c[j];                                                                              \
+      lo_b[j] = lo_d[j];                                                                              \
+      mid_b[j] = mid_d[j];                                                                            \
+      hi_b[j] = hi_d[j];                                                                              \
+    }                                                                                                 \
+  }
+  uint lo_a[4], mid_a[4], hi_a[4], lo_b[4], mid_b[4], hi_b[4], lo_c[4], mid_c[4], hi_c[4], lo_d[4], mid_d[4], hi_d[4];
+  PACKED_ROW(0, lo_a, mid_a, hi_a)
+  PACKED_ROW(1, lo_b, mid_b, hi_b)
+  if (fast) {
+    UNROLL for (int r = 0; r < PACKED_ROWS; r += 2) PACKED_PAIR(r)
+  } else {
+    const int rows = min(PACKED_ROWS, height - y0);
+#pragma unroll 1
+    for (int r = 0; r < rows; r += 2) PACKED_PAIR(r)
+  }
+#undef PACKED_PAIR
+#undef PACKED_ROW
+}
+
+KERNEL void median_sorted_rows_packed(int width, int height, float border_value, CONST_IMAGE_PARAM(uchar, src),
+                                      IMAGE_PARAM(uchar, dst)) {
+  const int x0 = GLOBAL_ID(0) * 8;
+  const int y0 = GLOBAL_ID(1) * PACKED_ROWS;
+  if (x0 >= width || y0 >= height) return;
+  const bool fast = PLINTH_LITTLE_ENDIAN && x0 + 8 <= width && y0 >= 1 && y0 + PACKED_ROWS + 1 <= height &&
+                    ((src_offset | src_step | dst_offset | dst_step) & 3) == 0;
+  if (fast) {
+    packed_rows_body(width, height, border_value, src, src_offset, src_step, dst, dst_offset, dst_step, x0, y0, true);
+  } else {
+    packed_rows_body(width, height, border_value, src, src_offset, src_step, dst, dst_offset, dst_step, x0, y0, false);
   }
 }
 #endif

@@ -141,8 +141,9 @@ TEST(Median, AutomaticOnLargerImages) {
 TEST(Median, FewDistinctValues) {
   std::uint32_t seed = 400;
   for (int ksize : {3, 5, 7}) {
-    for (MedianMethod method : {MedianMethod::network, MedianMethod::sorted_columns, MedianMethod::histogram, MedianMethod::tiled}) {
-      if (method == MedianMethod::sorted_columns && ksize != 3) continue;
+    for (MedianMethod method : {MedianMethod::network, MedianMethod::sorted_columns, MedianMethod::histogram, MedianMethod::tiled,
+                                MedianMethod::sorted_rows_packed}) {
+      if ((method == MedianMethod::sorted_columns || method == MedianMethod::sorted_rows_packed) && ksize != 3) continue;
       SCOPED_TRACE(std::to_string(ksize) + " " + std::string(to_string(method)));
       const HostImage src = random_image(61, 47, Format{Depth::u8, 1}, seed++, 0, 2);
       MedianOptions options;
@@ -180,6 +181,104 @@ TEST(Median, BorderModes) {
   EXPECT_TRUE(images_equal(expected(src, 5, BorderMode::constant, -12.5), run(src, options, false)));
 }
 
+// sorted_rows_packed (3x3, u8, one channel). Its work-items do 8 x 4 or 8 x 8 outputs (8 rows
+// from 512 work-items of 8 x 8 pixels per compute unit: PoCL's 2 give 65,536 pixels and up), load and
+// store words where the rows sit on 4-byte boundaries and the 8 pixels lie inside the row, and
+// fall back to bytes through the border elsewhere: sizes around those boundaries, widths not a
+// multiple of 4 or 8, and views whose offset or pitch is not a multiple of 4.
+struct PackedLayout {
+  std::size_t pitch_extra;  // bytes added to the row length
+  std::size_t offset;       // bytes from the buffer's start
+};
+
+// src or dst as a view of a poisoned buffer with the given pitch and offset; `owner` keeps the
+// buffer allocated.
+DeviceImage laid_out(int width, int height, PackedLayout layout, DeviceImage& owner) {
+  const std::size_t pitch = static_cast<std::size_t>(width) + layout.pitch_extra;
+  const std::size_t bytes = layout.offset + pitch * static_cast<std::size_t>(height) + 16;
+  owner = DeviceImage(context(), static_cast<int>(bytes), 1, Format{Depth::u8, 1});
+  queue().fill_bytes(owner, 0xA5).wait();
+  return DeviceImage::wrap(context(), owner.native(), width, height, Format{Depth::u8, 1}, pitch, layout.offset);
+}
+
+HostImage run_packed(const HostImage& src, const MedianOptions& options, PackedLayout in, PackedLayout out) {
+  DeviceImage src_owner, dst_owner;
+  const DeviceImage d_src = laid_out(src.width(), src.height(), in, src_owner);
+  queue().upload(src, d_src).wait();
+  DeviceImage dst = laid_out(src.width(), src.height(), out, dst_owner);
+  median_blur(queue(), d_src, dst, options).wait();
+  return queue().download(dst);
+}
+
+TEST(Median, SortedRowsPacked) {
+  const Size sizes[] = {{1, 1},  {2, 3},   {1, 9},   {9, 1},   {4, 4},  {5, 7},   {7, 2},    {8, 8},     {9, 9},
+                        {12, 5}, {13, 11}, {16, 16}, {17, 19}, {20, 3}, {23, 10}, {37, 23},  {67, 41},   {300, 9},
+                        {301, 34}};
+  // Aligned; offset not a multiple of 4; pitch not a multiple of 4; both.
+  const PackedLayout layouts[][2] = {{{0, 0}, {0, 0}}, {{4, 8}, {12, 4}}, {{0, 3}, {0, 1}},
+                                     {{1, 0}, {3, 0}}, {{5, 2}, {0, 0}},  {{0, 0}, {2, 6}}};
+  std::uint32_t seed = 800;
+  for (BorderMode border : {BorderMode::replicate, BorderMode::constant, BorderMode::reflect, BorderMode::reflect_101,
+                            BorderMode::wrap}) {
+    for (Size size : sizes) {
+      for (const auto& layout : layouts) {
+        SCOPED_TRACE(std::string(to_string(border)) + " " + std::to_string(size.width) + "x" + std::to_string(size.height) +
+                     " pitch +" + std::to_string(layout[0].pitch_extra) + "/+" + std::to_string(layout[1].pitch_extra) +
+                     " offset " + std::to_string(layout[0].offset) + "/" + std::to_string(layout[1].offset));
+        const HostImage src = random_image(size.width, size.height, Format{Depth::u8, 1}, seed++);
+        MedianOptions options;
+        options.ksize = 3;
+        options.border = border;
+        options.border_value = 200;
+        options.method = MedianMethod::sorted_rows_packed;
+        EXPECT_TRUE(images_equal(expected(src, 3, border, 200), run_packed(src, options, layout[0], layout[1])));
+      }
+    }
+  }
+}
+
+// Images of 8-row work-items (from 512 work-items of 8 x 8 pixels per compute unit: PoCL from
+// 640x480 on, GPUs of up to 156 SMs at 2563x2000), every border, the extremes 0 and 255 (the
+// lanes hold v * 257: 0 and 65535) and few distinct values (ties).
+TEST(Median, SortedRowsPackedLarge) {
+  std::uint32_t seed = 900;
+  const Size sizes[] = {{640, 480}, {1023, 517}, {1921, 1083}, {2563, 2000}};
+  for (Size size : sizes) {
+    const bool huge = size.width > 2000;
+    for (BorderMode border : {BorderMode::replicate, BorderMode::constant, BorderMode::reflect_101, BorderMode::wrap}) {
+      // Values 0-255, {0, 1}, {254, 255}.
+      for (int kind : {0, 1, 2}) {
+        if (huge && kind != 0) continue;
+        SCOPED_TRACE(std::string(to_string(border)) + " " + std::to_string(size.width) + "x" + std::to_string(size.height) +
+                     " kind " + std::to_string(kind));
+        const HostImage src = kind == 1   ? random_image(size.width, size.height, Format{Depth::u8, 1}, seed++, 0, 1)
+                              : kind == 2 ? random_image(size.width, size.height, Format{Depth::u8, 1}, seed++, 254, 255)
+                                          : random_image(size.width, size.height, Format{Depth::u8, 1}, seed++);
+        MedianOptions options;
+        options.ksize = 3;
+        options.border = border;
+        options.border_value = border == BorderMode::constant ? 255 : 0;
+        options.method = MedianMethod::sorted_rows_packed;
+        const HostImage want = expected(src, 3, border, options.border_value);
+        EXPECT_TRUE(images_equal(want, run(src, options, false)));
+        EXPECT_TRUE(images_equal(want, run(src, options, true)));
+      }
+    }
+  }
+  // Saturated extremes: a constant image of 255 and one of 0 with isolated opposite pixels.
+  HostImage ones = random_image(333, 257, Format{Depth::u8, 1}, seed++, 255, 255);
+  HostImage zeros = random_image(333, 257, Format{Depth::u8, 1}, seed++, 0, 0);
+  for (int i = 0; i < 333 * 257; i += 37) {
+    ones.at<std::uint8_t>(i % 333, i / 333) = 0;
+    zeros.at<std::uint8_t>(i % 333, i / 333) = 255;
+  }
+  MedianOptions options;
+  options.ksize = 3;
+  options.method = MedianMethod::sorted_rows_packed;
+  EXPECT_TRUE(images_equal(expected(ones, 3, BorderMode::replicate, 0), run(ones, options, false)));
+  EXPECT_TRUE(images_equal(expected(zeros, 3, BorderMode::replicate, 0), run(zeros, options, true)));
+}
+
 TEST(Median, OneCopiesAndSynchronousForm) {
   const HostImage src = random_image(17, 9, Format{Depth::u16, 2}, 700);
   MedianOptions options;
@@ -208,6 +307,11 @@ TEST(Median, Errors) {
   EXPECT_TRUE(throws_code([&] { median_blur(queue(), f32, dst, with(3, MedianMethod::histogram)); }, ErrorCode::invalid_argument));
   EXPECT_TRUE(throws_code([&] { median_blur(queue(), u8, dst, with(5, MedianMethod::sorted_columns)); }, ErrorCode::invalid_argument));
   EXPECT_TRUE(throws_code([&] { median_blur(queue(), u8, dst, with(9, MedianMethod::network)); }, ErrorCode::invalid_argument));
+  EXPECT_TRUE(throws_code([&] { median_blur(queue(), u8, dst, with(5, MedianMethod::sorted_rows_packed)); }, ErrorCode::invalid_argument));
+  EXPECT_TRUE(throws_code([&] { median_blur(queue(), f32, dst, with(3, MedianMethod::sorted_rows_packed)); }, ErrorCode::invalid_argument));
+  const DeviceImage u8c2 = queue().upload(random_image(8, 8, Format{Depth::u8, 2}, 4));
+  EXPECT_TRUE(throws_code([&] { median_blur(queue(), u8c2, dst, with(3, MedianMethod::sorted_rows_packed)); }, ErrorCode::invalid_argument));
+  EXPECT_EQ(parse_median_method("sorted_rows_packed"), MedianMethod::sorted_rows_packed);
   DeviceImage wrong(context(), 8, 8, Format{Depth::u8, 2});
   EXPECT_TRUE(throws_code([&] { median_blur(queue(), u8, wrong, with(3)); }, ErrorCode::invalid_argument));
   DeviceImage same = u8;

@@ -41,6 +41,8 @@ struct DeviceInfo {
   bool local_memory_is_global = false;   // CPU devices emulate local memory in global memory
   bool has_fp64 = false;
   bool has_int64_atomics = false;
+  int nvidia_arch = 0;                   // NVIDIA GPUs: compute capability major * 10 + minor (90
+                                         // for Hopper), on both backends; 0 elsewhere or unknown
 };
 
 // Every CUDA device (where the driver and NVRTC load), then every OpenCL device of every

@@ -194,10 +194,13 @@ enum class MedianMethod {
   tiled,           // 3x3 to 9x9: a tile of outputs per work-item from one min/max network that sorts
                    // each column piece once, merges the windows' shared parts hierarchically and
                    // drops values that can no longer be a median (generated, see docs/filters.md)
+  sorted_rows_packed,  // 3x3, u8, one channel: each row of 3 sorted once and shared by the 3 output
+                       // rows that read it, two pixels per 32-bit register (16-bit lanes: one
+                       // packed min/max orders both; native on NVIDIA sm_90 and newer)
 };
 
 std::string_view to_string(MedianMethod method) noexcept;
-// Parses "auto", "plain", "network", "sorted_columns", "histogram" or "tiled".
+// Parses "auto", "plain", "network", "sorted_columns", "histogram", "tiled" or "sorted_rows_packed".
 MedianMethod parse_median_method(std::string_view text);
 
 struct MedianOptions {

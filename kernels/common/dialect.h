@@ -209,6 +209,65 @@ INLINE uint byte_perm(uint x, uint y, uint s) {
 }
 #endif
 
+/* The NVIDIA architecture, as compute capability major * 10 + minor (90 for Hopper); 0 where
+ * unknown or not NVIDIA. NVRTC says it through __CUDA_ARCH__; the OpenCL backend passes
+ * -D PLINTH_NVIDIA_ARCH=N on NVIDIA devices that report it (cl_nv_device_attribute_query). */
+#if !defined(PLINTH_NVIDIA_ARCH)
+#if defined(PLINTH_NVIDIA) && defined(__CUDA_ARCH__)
+#define PLINTH_NVIDIA_ARCH (__CUDA_ARCH__ / 10)
+#else
+#define PLINTH_NVIDIA_ARCH 0
+#endif
+#endif
+
+/* Two unsigned 16-bit lanes per 32-bit word (lane 0 in bits 0-15): lane-wise minimum and maximum
+ * of two or three words. NVIDIA sm_90 and newer: PTX min/max.u16x2, which ptxas issues as one
+ * VIMNMX.U16x2, and the three-operand forms as one VIMNMX3.U16x2 (a two-instruction PTX block
+ * it fuses). Elsewhere (older NVIDIA GPUs included) the same results lane by lane.
+ * PLINTH_NATIVE_U16X2_MINMAX says which. */
+#if defined(PLINTH_NVIDIA) && PLINTH_NVIDIA_ARCH >= 90
+#define PLINTH_NATIVE_U16X2_MINMAX 1
+INLINE uint min_u16x2(uint a, uint b) {
+  uint r;
+  __asm__("min.u16x2 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+  return r;
+}
+INLINE uint max_u16x2(uint a, uint b) {
+  uint r;
+  __asm__("max.u16x2 %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));
+  return r;
+}
+INLINE uint min3_u16x2(uint a, uint b, uint c) {
+  uint r;
+  __asm__("{.reg .b32 t; min.u16x2 t, %1, %2; min.u16x2 %0, t, %3;}" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+  return r;
+}
+INLINE uint max3_u16x2(uint a, uint b, uint c) {
+  uint r;
+  __asm__("{.reg .b32 t; max.u16x2 t, %1, %2; max.u16x2 %0, t, %3;}" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+  return r;
+}
+#else
+#define PLINTH_NATIVE_U16X2_MINMAX 0
+INLINE uint min_u16x2(uint a, uint b) { return min(a & 0xFFFFu, b & 0xFFFFu) | (min(a >> 16, b >> 16) << 16); }
+INLINE uint max_u16x2(uint a, uint b) { return max(a & 0xFFFFu, b & 0xFFFFu) | (max(a >> 16, b >> 16) << 16); }
+INLINE uint min3_u16x2(uint a, uint b, uint c) { return min_u16x2(min_u16x2(a, b), c); }
+INLINE uint max3_u16x2(uint a, uint b, uint c) { return max_u16x2(max_u16x2(a, b), c); }
+#endif
+
+/* a * b + c modulo 2^32 as one multiply-add: on NVIDIA an IMAD, on the FMA pipe. With b a
+ * 1 or 0xFFFFFFFF that the compiler cannot see as a constant (ptxas rewrites a literal one into
+ * IADD3), this moves additions off a busy integer ALU pipe. Elsewhere plain arithmetic. */
+#if defined(PLINTH_NVIDIA)
+INLINE uint imad_u32(uint a, uint b, uint c) {
+  uint r;
+  __asm__("mad.lo.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(b), "r"(c));
+  return r;
+}
+#else
+INLINE uint imad_u32(uint a, uint b, uint c) { return a * b + c; }
+#endif
+
 /* An image argument is three kernel parameters: base pointer, offset and pitch in elements;
  * the host side (src/core/launch.hpp) passes them in that order. */
 #define IMAGE_PARAM(T, name) GLOBAL T* RESTRICT name, int name##_offset, int name##_step

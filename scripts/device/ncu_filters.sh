@@ -9,9 +9,11 @@ export LD_LIBRARY_PATH=$c/lib
 p=${PLINTH_CLI:-$c/bin/plinth}
 python3 -c "import numpy as np; np.save('/tmp/in8k.npy', np.random.default_rng(1).integers(0, 256, (4320, 7680), dtype=np.uint8))"
 sections=(--section SpeedOfLight --section Occupancy --section LaunchStats --section WarpStateStats
-  --section SchedulerStats --section MemoryWorkloadAnalysis --section ComputeWorkloadAnalysis)
-profile() {  # name, kernel-name regex, CLI arguments...
+  --section SchedulerStats --section MemoryWorkloadAnalysis --section ComputeWorkloadAnalysis
+  --metrics 'regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio')  # why warps wait, per issue
+profile() {  # name, kernel-name regex, CLI arguments...  (ONLY="box3 gauss5": just those)
   local name=$1 kernel=$2; shift 2
+  [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" $name "* ]] && return
   echo "######## $name"
   timeout 60 ncu --kernel-name "regex:$kernel" --launch-count 1 "${sections[@]}" "$p" --device cuda:0 -f "$@" 2>&1
 }
@@ -26,4 +28,4 @@ profile() {  # name, kernel-name regex, CLI arguments...
   profile pyrdown pyr pyramid /tmp/in8k.npy /tmp/pd --levels 2
   profile pyrup pyr pyramid /tmp/in8k.npy /tmp/pu --levels 2 --up
 } > "$OUT/ncu_filters.txt"
-grep -E "########|\(.*\)x\(|Duration|DRAM Throughput|L1/TEX Cache Throughput|Issue Slots Busy|highest-utilized|Eligible Warps|Registers Per|Achieved Occupancy|Theoretical Occupancy|Waves Per SM|Block Limit|tail|Tail" "$OUT/ncu_filters.txt"
+grep -E "stalled_|########|\(.*\)x\(|Duration|DRAM Throughput|L1/TEX Cache Throughput|Issue Slots Busy|highest-utilized|Eligible Warps|Registers Per|Achieved Occupancy|Theoretical Occupancy|Waves Per SM|Block Limit|tail|Tail" "$OUT/ncu_filters.txt"

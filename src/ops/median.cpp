@@ -25,6 +25,9 @@ struct MedianPolicy {
   int tile_y = 2;
   std::size_t tiled_group_x = 32;  // a warp along x: 32 tiles side by side
   std::size_t tiled_group_y = 4;
+  int packed_rows = 8;             // output rows per work-item of sorted_rows_packed (even)
+  std::size_t packed_group_x = 32; // a warp along x: 32 work-items of 8 pixels, 256 bytes a row
+  std::size_t packed_group_y = 4;
 };
 
 // The (ksize, tile_x, tile_y) networks that kernels/median_networks.h holds
@@ -69,6 +72,12 @@ MedianPolicy median_policy(const DeviceInfo& device, const DeviceImage& src, int
       p.tile_y = t.y;
     }
   }
+  // sorted_rows_packed: each source row's sorted triples serve 3 output rows, so a work-item sorts
+  // rows + 2 source rows per rows output rows: 8 rows (1.25 sorts per output row) where the
+  // image gives at least half a wave of such work-items (at 64 registers an SM holds 1024), else
+  // 4 for more of them.
+  const double blocks = static_cast<double>(src.width()) * src.height() / 64.0;
+  p.packed_rows = blocks >= 512.0 * std::max(1u, device.compute_units) ? 8 : 4;
   return p;
 }
 
@@ -98,6 +107,12 @@ MedianMethod automatic_method(const DeviceInfo& device, const DeviceImage& src, 
   // and work-items vectorise well), sorted_columns for interleaved channels, where tiled's
   // per-channel loads gather.
   if (device.type == DeviceType::cpu && src.channels() > 1) return MedianMethod::sorted_columns;
+  // u8, one channel, NVIDIA sm_90 and newer: sorted_rows_packed, whose packed min/max are native
+  // there (per output 12.6 issue slots and 4.75 min/max instructions of NVRTC's SASS, against
+  // tiled's 23.9 and 15.25; docs/filters.md). Older GPUs would run its portable fallback.
+  if (device.type == DeviceType::gpu && device.nvidia_arch >= 90 && src.depth() == Depth::u8 && src.channels() == 1) {
+    return MedianMethod::sorted_rows_packed;
+  }
   return MedianMethod::tiled;
 }
 
@@ -138,6 +153,9 @@ Plan make_plan(Queue& queue, const DeviceImage& src, DeviceImage& dst, const Med
     case MedianMethod::tiled:
       if (!has_tile_network(k)) refuse("handles 3x3, 5x5, 7x7 and 9x9 windows");
       break;
+    case MedianMethod::sorted_rows_packed:
+      if (k != 3 || src.depth() != Depth::u8 || src.channels() != 1) refuse("handles 3x3 windows of one-channel u8 images");
+      break;
     default: break;
   }
   return plan;
@@ -160,18 +178,19 @@ std::string_view to_string(MedianMethod method) noexcept {
     case MedianMethod::sorted_columns: return "sorted_columns";
     case MedianMethod::histogram: return "histogram";
     case MedianMethod::tiled: return "tiled";
+    case MedianMethod::sorted_rows_packed: return "sorted_rows_packed";
   }
   return "?";
 }
 
 MedianMethod parse_median_method(std::string_view text) {
   for (MedianMethod m : {MedianMethod::automatic, MedianMethod::plain, MedianMethod::network, MedianMethod::sorted_columns,
-                         MedianMethod::histogram, MedianMethod::tiled}) {
+                         MedianMethod::histogram, MedianMethod::tiled, MedianMethod::sorted_rows_packed}) {
     if (text == to_string(m)) return m;
   }
   throw Error(ErrorCode::invalid_argument, kOp, "method",
               "unknown method '" + std::string(text) +
-                  "' (expected auto, plain, network, sorted_columns, histogram or tiled)");
+                  "' (expected auto, plain, network, sorted_columns, histogram, tiled or sorted_rows_packed)");
 }
 
 Event median_blur(Queue& queue, const DeviceImage& src, DeviceImage& dst, const MedianOptions& options) {
@@ -230,6 +249,19 @@ Event median_blur(Queue& queue, const DeviceImage& src, DeviceImage& dst, const 
       const std::size_t rows = (height + ty - 1) / ty;
       return Event(launch.run(detail::range(detail::round_up(items, policy.tiled_group_x), detail::round_up(rows, policy.tiled_group_y)),
                               detail::range(policy.tiled_group_x, policy.tiled_group_y)));
+    }
+    case MedianMethod::sorted_rows_packed: {
+      build.define("PACKED_ROWS", policy.packed_rows);
+      // 64 registers: the fast path needs 64 (NVRTC 13, sm_90), the border path more, which may
+      // spill; 8 groups of 128 per SM instead of 5.
+      build.raw(detail::register_limit_option(queue, 64));
+      detail::Launch launch(queue, detail::get_program(queue, "median.cl", build), "median_sorted_rows_packed");
+      launch.arg(src.width()).arg(src.height()).arg(plan.border_value).image(src).image(dst);
+      const std::size_t items = (width + 7) / 8;
+      const auto rows_per_item = static_cast<std::size_t>(policy.packed_rows);
+      const std::size_t rows = (height + rows_per_item - 1) / rows_per_item;
+      return Event(launch.run(detail::range(detail::round_up(items, policy.packed_group_x), detail::round_up(rows, policy.packed_group_y)),
+                              detail::range(policy.packed_group_x, policy.packed_group_y)));
     }
     case MedianMethod::automatic: break;
   }

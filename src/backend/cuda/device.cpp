@@ -37,6 +37,7 @@ DeviceInfo describe_device(const Driver& api, CUdevice device, int ordinal, int*
   const int major = attribute(api, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device);
   const int minor = attribute(api, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device);
   *arch = major * 10 + minor;
+  info.nvidia_arch = *arch;
   std::string why;
   const Nvrtc* rtc = nvrtc(&why);
   // The program cache keys on these: NVRTC's version, the driver's and the architecture.

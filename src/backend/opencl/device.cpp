@@ -66,6 +66,15 @@ DeviceInfo describe_device(const cl::Platform& platform, const cl::Device& devic
   const std::string extensions = info_of<CL_DEVICE_EXTENSIONS>(device, "clGetDeviceInfo(EXTENSIONS)");
   info.has_fp64 = extensions.find("cl_khr_fp64") != std::string::npos;
   info.has_int64_atomics = extensions.find("cl_khr_int64_base_atomics") != std::string::npos;
+  // NVIDIA's compute capability (cl_nv_device_attribute_query): CL_DEVICE_COMPUTE_CAPABILITY_
+  // MAJOR_NV and MINOR_NV, 0x4000 and 0x4001. Kernels learn it as PLINTH_NVIDIA_ARCH.
+  if (extensions.find("cl_nv_device_attribute_query") != std::string::npos) {
+    cl_uint major = 0, minor = 0;
+    if (clGetDeviceInfo(device(), 0x4000, sizeof major, &major, nullptr) == CL_SUCCESS &&
+        clGetDeviceInfo(device(), 0x4001, sizeof minor, &minor, nullptr) == CL_SUCCESS) {
+      info.nvidia_arch = static_cast<int>(major * 10 + minor);
+    }
+  }
   return info;
 }
 
@@ -76,6 +85,7 @@ bool is_nvidia(const DeviceInfo& info) { return info.platform.find("NVIDIA") != 
 std::string base_build_options(const DeviceInfo& info, const cl::Device& device) {
   std::string options = "-cl-std=CL1.2";
   if (is_nvidia(info)) options += " -D PLINTH_NVIDIA";
+  if (is_nvidia(info) && info.nvidia_arch > 0) options += " -D PLINTH_NVIDIA_ARCH=" + std::to_string(info.nvidia_arch);
   // OpenCL lets a float a / b or sqrt be off by up to 2.5 / 3 ulp unless asked; OpenCV's CPU
   // results (and CUDA's defaults) are correctly rounded. NVIDIA's compiler also narrows
   // (float)((double)a / b) to a float division, so doubles alone do not avoid it.
