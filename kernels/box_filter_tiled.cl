@@ -60,16 +60,36 @@
    : ((x) % 4 == 2) ? byte_perm(pe[(x) / 4], pe[(x) / 4 + 1], 0x5432u) \
                     : byte_perm(po[(x) / 4], po[(x) / 4 + 1], 0x5432u))
 
-/* The window sums of the 4 outputs of a word, from the packed vertical sums pe[q] (held columns
- * 4q and 4q + 2) and po[q] (4q + 1, 4q + 3), converted and stored at drow; nin: elements of the
- * word inside the row (4 or more: all). */
-INLINE void tiled_outputs(const uint* pe, const uint* po, GLOBAL DST_T* drow, int e0, int nin, uint ds2, uint c2,
-                          CONVERT_PARAMS) {
-  DST_T out[4];
-#if HPACK
+/* The packed window sums of a word's outputs 0 and 2 (*se) and 1 and 3 (*so), from the packed
+ * vertical sums pe[q] (held columns 4q and 4q + 2) and po[q] (4q + 1, 4q + 3). One channel with a
+ * window spanning two held words or more (HBLOCK): the words' two-column sums G[q] = pe[q] + po[q]
+ * over the whole words [0, HB) in X, over [1, HB + 1) in X'; X + byte_perm(X, X', 0x5432) holds the
+ * sums of columns [0, 4 HB) (lane 0) and [2, 4 HB + 2) (lane 1), and the columns the window leaves
+ * out on the left (FIRST of them) are subtracted, those beyond 4 HB added: KW / 2 + 2 adds and one
+ * byte_perm where a pair at a time takes KW - 1 adds and KW / 2 byte_perms. */
+#if HPACK && CN == 1
+#define HB ((FIRST + KW) / 4)
+#define HBLOCK (HB >= 2)
+#else
+#define HBLOCK 0
+#endif
+INLINE void tiled_sums(const uint* pe, const uint* po, uint* se_out, uint* so_out) {
+#if HBLOCK
+  uint mid = 0u; /* G[1] + ... + G[HB - 1] */
+#pragma unroll
+  for (int q = 1; q < HB; ++q) mid += pe[q] + po[q];
+  const uint x = mid + pe[0] + po[0];
+  const uint x1 = mid + pe[HB] + po[HB];
+  uint se = x + byte_perm(x, x1, 0x5432u);
+#pragma unroll
+  for (int c = 0; c < FIRST; ++c) se -= PAIR(c);
+#pragma unroll
+  for (int c = 4 * HB; c < FIRST + KW; ++c) se += PAIR(c);
+#else
   uint se = 0u; /* outputs 0 and 2 */
 #pragma unroll
   for (int k = 0; k < KW; ++k) se += PAIR(FIRST + k * CN);
+#endif
 #if CN == 1
   const uint so = se - PAIR(FIRST) + PAIR(FIRST + KW); /* 1 and 3: slid by a column */
 #else
@@ -77,12 +97,32 @@ INLINE void tiled_outputs(const uint* pe, const uint* po, GLOBAL DST_T* drow, in
 #pragma unroll
   for (int k = 0; k < KW; ++k) so += PAIR(FIRST + 1 + k * CN);
 #endif
-#if OUT_MODE == OUT_FIXED && DST_DEPTH == DEPTH_U8
-  /* OpenCV's (uchar)(((s + dd) * ds) >> 23), the product below 2^32, is byte 3 of
-   * s * 2ds + 2dd * ds (mod 2^32). */
-  const uint t0 = (se & 0xFFFFu) * ds2 + c2, t2 = (se >> 16) * ds2 + c2;
-  const uint t1 = (so & 0xFFFFu) * ds2 + c2, t3 = (so >> 16) * ds2 + c2;
-  const uint packed = byte_perm(byte_perm(t0, t1, 0x0073u), byte_perm(t2, t3, 0x7300u), 0x7610u);
+  *se_out = se;
+  *so_out = so;
+}
+
+/* Normalized u8 -> u8: OpenCV's (uchar)(((s + dd) * ds) >> 23), the product below 2^32, is byte
+ * 3 of s * 2ds + 2dd * ds (mod 2^32), for the four window sums in the 16-bit lanes of se and so,
+ * gathered into one word (output j in byte j). The low lane's product is taken as
+ * se * 2ds - (se >> 16) * 2ds * 2^16 (nds2h = -2ds * 2^16): multiply-adds, not masks. */
+#define FAST_U8 (HPACK && OUT_MODE == OUT_FIXED && DST_DEPTH == DEPTH_U8)
+INLINE uint tiled_mean_u8(uint se, uint so, uint ds2, uint nds2h, uint c2) {
+  const uint he = se >> 16, ho = so >> 16;
+  const uint t2 = imad_u32(he, ds2, c2), t3 = imad_u32(ho, ds2, c2);
+  const uint t0 = imad_u32(se, ds2, imad_u32(he, nds2h, c2)), t1 = imad_u32(so, ds2, imad_u32(ho, nds2h, c2));
+  return byte_perm(byte_perm(t0, t1, 0x0073u), byte_perm(t2, t3, 0x7300u), 0x7610u);
+}
+
+/* The window sums of the 4 outputs of a word, converted and stored at drow; nin: elements of the
+ * word inside the row (4 or more: all). */
+INLINE void tiled_outputs(const uint* pe, const uint* po, GLOBAL DST_T* drow, int e0, int nin, uint ds2, uint nds2h,
+                          uint c2, CONVERT_PARAMS) {
+  DST_T out[4];
+#if HPACK
+  uint se, so;
+  tiled_sums(pe, po, &se, &so);
+#if FAST_U8
+  const uint packed = tiled_mean_u8(se, so, ds2, nds2h, c2);
 #if DST_VEC && PLINTH_LITTLE_ENDIAN
   if (nin >= 4) {
     *(GLOBAL uint*)drow = packed;
@@ -93,6 +133,7 @@ INLINE void tiled_outputs(const uint* pe, const uint* po, GLOBAL DST_T* drow, in
   for (int j4 = 0; j4 < 4; ++j4) out[j4] = (uchar)(packed >> (8 * j4));
 #else
   (void)ds2;
+  (void)nds2h;
   (void)c2;
   const uint s[4] = {se & 0xFFFFu, so & 0xFFFFu, se >> 16, so >> 16};
 #pragma unroll
@@ -100,6 +141,7 @@ INLINE void tiled_outputs(const uint* pe, const uint* po, GLOBAL DST_T* drow, in
 #endif
 #else
   (void)ds2;
+  (void)nds2h;
   (void)c2;
   uint v[4 * NQ];
 #pragma unroll
@@ -134,27 +176,42 @@ INLINE void tiled_outputs(const uint* pe, const uint* po, GLOBAL DST_T* drow, in
 }
 
 /* One output row of the word: the packed vertical sums of its NQ words from local memory. */
-INLINE void tiled_row(LOCAL const uint2* v, GLOBAL DST_T* drow, int e0, int nin, uint ds2, uint c2, CONVERT_PARAMS) {
-  uint pe[NQ], po[NQ];
+INLINE void tiled_load(LOCAL const uint2* v, uint* pe, uint* po) {
 #pragma unroll
   for (int q = 0; q < NQ; ++q) {
     const uint2 p = v[q];
     pe[q] = p.x;
     po[q] = p.y;
   }
-  tiled_outputs(pe, po, drow, e0, nin, ds2, c2, CONVERT_ARGS);
 }
+
+INLINE void tiled_row(LOCAL const uint2* v, GLOBAL DST_T* drow, int e0, int nin, uint ds2, uint nds2h, uint c2,
+                      CONVERT_PARAMS) {
+  uint pe[NQ], po[NQ];
+  tiled_load(v, pe, po);
+  tiled_outputs(pe, po, drow, e0, nin, ds2, nds2h, c2, CONVERT_ARGS);
+}
+
+/* The vertical running sums move between the integer ALU pipe and the FMA pipe (NVIDIA): a
+ * running sum's update a + b - c is one IADD3 on the ALU pipe, or two multiply-adds by an opaque
+ * 1 and 0xFFFFFFFF (imad_u32, common/dialect.h) on the FMA pipe, which the byte_perm and add work
+ * of both passes leaves about half idle; the odd columns' sums take the multiply-adds. */
+#define VSLIDE_ALU(s, in, out) ((s) + (in) - (out))
+#define VSLIDE_FMA(s, in, out) imad_u32((out), m1, imad_u32((in), one, (s)))
 
 KERNEL REQD_GROUP_SIZE(GROUP_ITEMS, 1, 1) void box_filter_tiled(int width, int height, int ay, int border,
                                                                 CONVERT_PARAMS, CONST_IMAGE_PARAM(uchar, src),
                                                                 IMAGE_PARAM(DST_T, dst)) {
   LOCAL_MEM uint2 vsum[TILE_H * COLS]; /* packed vertical sums (even, odd) per row and column */
   const int lid = LOCAL_ID(0);
-  const int lane = lid % COLS;
-  const int g = lid / COLS;
+  const int lane = (int)((uint)lid % COLS);
+  const int g = (int)((uint)lid / COLS);
   const int row_e = width * CN;
   const int w0 = GROUP_ID(0) * TW_WORDS; /* the tile's first output word */
   const int y0 = GROUP_ID(1) * TILE_H;   /* and first output row */
+  /* 1 and 0xFFFFFFFF that the compiler cannot fold (src_step >= 0). */
+  const uint one = (uint)(src_step >> 31) + 1u;
+  const uint m1 = 0u - one;
 
   /* 1. Vertical sums of column `lane` (source word w0 - LHW + lane), rows [g * RPT, + RPT). */
   {
@@ -165,7 +222,7 @@ KERNEL REQD_GROUP_SIZE(GROUP_ITEMS, 1, 1) void box_filter_tiled(int width, int h
     const bool rows_inside = ys >= 0 && ys + NR <= height;
 #if SRC_WORDS && PLINTH_LITTLE_ENDIAN
     if (rows_inside && direct) { /* the common case: plain word loads, one add per row */
-      GLOBAL const uint* p = (GLOBAL const uint*)(src + src_offset + ys * src_step + e);
+      GLOBAL const uint* p = (GLOBAL const uint*)(src + (src_offset + ys * src_step + e));
       const int step = src_step / 4;
 #pragma unroll
       for (int t = 0; t < NR; ++t) w[t] = p[t * step];
@@ -192,8 +249,8 @@ KERNEL REQD_GROUP_SIZE(GROUP_ITEMS, 1, 1) void box_filter_tiled(int width, int h
     v[0] = VEC2(uint2, se, so);
 #pragma unroll
     for (int j = 1; j < RPT; ++j) {
-      se += EVEN(w[j + KH - 1]) - EVEN(w[j - 1]);
-      so += ODD(w[j + KH - 1]) - ODD(w[j - 1]);
+      se = VSLIDE_ALU(se, EVEN(w[j + KH - 1]), EVEN(w[j - 1]));
+      so = VSLIDE_FMA(so, ODD(w[j + KH - 1]), ODD(w[j - 1]));
       v[j * COLS] = VEC2(uint2, se, so);
     }
   }
@@ -205,14 +262,30 @@ KERNEL REQD_GROUP_SIZE(GROUP_ITEMS, 1, 1) void box_filter_tiled(int width, int h
   if (lane >= TW_WORDS || e0 >= row_e || y0 + r0 >= height) return;
   const int nin = row_e - e0;
   const uint ds2 = 2u * (uint)ds, c2 = 2u * (uint)dd * (uint)ds;
+  const uint nds2h = 0u - (ds2 << 16);
   LOCAL const uint2* v = vsum + r0 * COLS + lane;
-  GLOBAL DST_T* drow = dst + dst_offset + (y0 + r0) * dst_step + e0;
+  GLOBAL DST_T* drow = dst + (dst_offset + (y0 + r0) * dst_step + e0);
   if (y0 + r0 + RPT <= height) {
+#if FAST_U8 && DST_VEC && PLINTH_LITTLE_ENDIAN
+    /* Interior words: RPT word stores down the rows, no per-row test. */
+    if (nin >= 4) {
+      GLOBAL uint* dw = (GLOBAL uint*)drow;
+      const int step_w = dst_step >> 2; /* rows start on 4-byte boundaries (DST_VEC) */
 #pragma unroll
-    for (int j = 0; j < RPT; ++j) tiled_row(v + j * COLS, drow + j * dst_step, e0, nin, ds2, c2, CONVERT_ARGS);
+      for (int j = 0; j < RPT; ++j) {
+        uint pe[NQ], po[NQ], se, so;
+        tiled_load(v + j * COLS, pe, po);
+        tiled_sums(pe, po, &se, &so);
+        dw[j * step_w] = tiled_mean_u8(se, so, ds2, nds2h, c2);
+      }
+      return;
+    }
+#endif
+#pragma unroll
+    for (int j = 0; j < RPT; ++j) tiled_row(v + j * COLS, drow + j * dst_step, e0, nin, ds2, nds2h, c2, CONVERT_ARGS);
   } else {
     for (int j = 0; j < RPT && y0 + r0 + j < height; ++j) {
-      tiled_row(v + j * COLS, drow + j * dst_step, e0, nin, ds2, c2, CONVERT_ARGS);
+      tiled_row(v + j * COLS, drow + j * dst_step, e0, nin, ds2, nds2h, c2, CONVERT_ARGS);
     }
   }
 }

@@ -5,7 +5,7 @@
  *   KSIZE               window side (odd); R is its radius, M the rank of the median
  *   BORDER              border code of common/border.h; border_value is the constant border's value
  *   TW                  outputs per work-item along x (median_columns3)
- *   PACKED_ROWS         output rows per work-item of median_sorted_rows_packed (even; u8, CN 1)
+ *   PACKED_ROWS         output rows per work-item of median_sorted_rows_packed (even; u8, CN 1, 2, 4)
  *   PACKED_FMA_ADDS     0-2, default 1: its sums on the FMA pipe (see there)
  *   TILE_X, TILE_Y      outputs per work-item of median_tiled (a network of median_networks.h)
  *   HIST_BITS           8 or 16 bits per histogram bin (median_histogram)
@@ -194,22 +194,29 @@ KERNEL void median_columns3(int width, int height, float border_value, CONST_IMA
 }
 #endif
 
-/* ---- sorted_rows_packed (3x3, u8, one channel): sorted row triples, two pixels per word ---- */
-/* The transpose of sorted_columns with two pixels in each 32-bit register. A work-item does 8
- * neighbouring outputs x0 .. x0 + 7 in each of PACKED_ROWS rows. Word j (0-3) holds pixels
- * x0 + j (lane 0, bits 0-15) and x0 + 4 + j (lane 1) as unsigned 16-bit lanes, each value v as
- * v * 257 (its byte in both halves: order kept, and either byte of a result is the answer), so
- * one min_u16x2 / max_u16x2 of common/dialect.h orders two pixels; on sm_90 the three-input
- * min3 / max3 are one instruction (VIMNMX3.U16x2) each.
+/* ---- sorted_rows_packed (3x3, u8, 1, 2 or 4 channels): sorted row triples, two values per word -- */
+/* The transpose of sorted_columns with two values in each 32-bit register. A work-item does the
+ * 8 neighbouring bytes x0 * CN .. x0 * CN + 7 of each of PACKED_ROWS rows: PACKED_PIXELS = 8 / CN
+ * pixels. Its 4 words o[j] (j 0-3) hold two of those values each as unsigned 16-bit lanes, each
+ * value v as v * 257 (its byte in both halves: order kept, and either byte of a result is the
+ * answer), so one min_u16x2 / max_u16x2 of common/dialect.h orders two values; on sm_90 the
+ * three-input min3 / max3 are one instruction (VIMNMX3.U16x2) each. The lanes of word j:
+ *   CN 1: pixels x0 + j and x0 + 4 + j;
+ *   CN 2: channels 0 and 1 of pixel x0 + j;
+ *   CN 4: channels 0 and 1 (j 0, 1) or 2 and 3 (j 2, 3) of pixel x0 + (j & 1).
+ * A lane's horizontal neighbours (the same channel of pixels x - 1 and x + 1) then sit in the
+ * same lane of the neighbouring words of a row: byte_perm builds those words from the row's
+ * two words and the words that hold pixels x0 - 1 and x0 + PACKED_PIXELS.
  * Each source row's horizontal triples (x - 1, x, x + 1) are sorted once into (lo, mid, hi) and
  * reused by the 3 output rows that read them; the output is med3(max3 of the 3 rows' lo, med3
  * of their mid, min3 of their hi). The middle of three is their sum less the smallest and the
  * largest, in plain 32-bit arithmetic: exact, since each lane's true result is one of its three
  * values, whatever carries pass between lanes on the way. */
 #ifdef PACKED_ROWS
-#if SRC_DEPTH != DEPTH_U8 || CN != 1 || KSIZE != 3 || PACKED_ROWS % 2 != 0
-#error "median_sorted_rows_packed: u8, one channel, 3x3, an even PACKED_ROWS"
+#if SRC_DEPTH != DEPTH_U8 || (CN != 1 && CN != 2 && CN != 4) || KSIZE != 3 || PACKED_ROWS % 2 != 0
+#error "median_sorted_rows_packed: u8, 1, 2 or 4 channels, 3x3, an even PACKED_ROWS"
 #endif
+#define PACKED_PIXELS (8 / CN)
 
 #ifndef PACKED_FMA_ADDS
 #define PACKED_FMA_ADDS 1
@@ -234,67 +241,130 @@ INLINE uint med3_u16x2(uint a, uint b, uint c, uint m1, uint one) {
   return PACKED_SUB2(PACKED_ADD3(a, b, c), min3_u16x2(a, b, c), max3_u16x2(a, b, c));
 }
 
-/* Bytes [e, e + 4) of a mapped row (row != 0) as a little-endian word: one word load where
- * `direct`, else byte by byte through the border (`fill` for the constant border's columns). */
+/* Bytes [e, e + 4) of a mapped row (row != 0; e counts channels) as a little-endian word: one
+ * word load where `direct`, else byte by byte through the border (`fill` for the constant
+ * border's columns). */
 INLINE uint packed_row_word(GLOBAL const uchar* row, int e, int width, uint fill, bool direct) {
   if (direct) return *(GLOBAL const uint*)(row + e);
   uint w = 0u;
 #pragma unroll
   for (int t = 0; t < 4; ++t) {
-    const int xi = border_index(e + t, width, BORDER);
-    w |= (xi < 0 ? fill : (uint)row[xi]) << (8 * t);
+    const int px = (e + t) / CN;
+    const int xi = border_index(px, width, BORDER);
+    w |= (xi < 0 ? fill : (uint)row[xi * CN + (e + t - px * CN)]) << (8 * t);
   }
   return w;
 }
 
-/* One source row's sorted triples for the 4 words of a work-item: lo[j], mid[j], hi[j] of the
- * pixels x0 + j - 1 .. x0 + j + 1 (lane 0) and x0 + j + 3 .. x0 + j + 5 (lane 1), from the row's
- * bytes x0 .. x0 + 3 (w0) and x0 + 4 .. x0 + 7 (w1) and the neighbours x0 - 1, byte sel_l & 3 of
- * wl, and x0 + 8, byte (sel_r >> 8) & 3 of wr (the selectors of byte_perm below). */
+/* The CN bytes of pixel x (inside the row) in the low bytes of a word, byte by byte. */
+INLINE uint packed_pixel(GLOBAL const uchar* row, int x) {
+  uint w = 0u;
+#pragma unroll
+  for (int c = 0; c < CN; ++c) w |= (uint)row[x * CN + c] << (8 * c);
+  return w;
+}
+
+/* One source row's sorted triples for the 4 words of a work-item (lanes as above): lo[j],
+ * mid[j], hi[j] of each lane's pixels x - 1, x, x + 1, from the row's bytes x0 * CN .. + 3 (w0)
+ * and + 4 .. + 7 (w1) and the neighbour pixels x0 - 1 in wl and x0 + PACKED_PIXELS in wr, at the
+ * bytes that sel_l and sel_r pick (CN 1: byte sel_l & 3 of wl, byte (sel_r >> 8) & 3 of wr;
+ * CN 2: bytes sel & 3 and sel & 3 + 1; CN 4: the whole word). */
 INLINE void packed_sorted_row(uint wl, uint w0, uint w1, uint wr, uint sel_l, uint sel_r, uint m1, uint one, uint* lo,
                               uint* mid, uint* hi) {
-  uint c[6];
-  c[0] = byte_perm(wl, w0, sel_l);   /* pixels x0 - 1 and x0 + 3 */
-  c[1] = byte_perm(w0, w1, 0x4400u); /* x0 and x0 + 4 */
-  c[2] = byte_perm(w0, w1, 0x5511u);
-  c[3] = byte_perm(w0, w1, 0x6622u);
-  c[4] = byte_perm(w0, w1, 0x7733u);
-  c[5] = byte_perm(w1, wr, sel_r); /* x0 + 4 and x0 + 8 */
+  /* Word j's triple is (a[j], b[j], c[j]): the same lanes one pixel left, centre, one right. */
+  uint a[4], b[4], c[4];
+#if CN == 1
+  uint t[6];
+  t[0] = byte_perm(wl, w0, sel_l);   /* pixels x0 - 1 and x0 + 3 */
+  t[1] = byte_perm(w0, w1, 0x4400u); /* x0 and x0 + 4 */
+  t[2] = byte_perm(w0, w1, 0x5511u);
+  t[3] = byte_perm(w0, w1, 0x6622u);
+  t[4] = byte_perm(w0, w1, 0x7733u);
+  t[5] = byte_perm(w1, wr, sel_r); /* x0 + 4 and x0 + 8 */
 #pragma unroll
   for (int j = 0; j < 4; ++j) {
-    lo[j] = min3_u16x2(c[j], c[j + 1], c[j + 2]);
-    hi[j] = max3_u16x2(c[j], c[j + 1], c[j + 2]);
-    mid[j] = PACKED_SUB2(PACKED_ADD3(c[j], c[j + 1], c[j + 2]), lo[j], hi[j]);
+    a[j] = t[j];
+    b[j] = t[j + 1];
+    c[j] = t[j + 2];
+  }
+#elif CN == 2
+  uint t[6];
+  t[0] = byte_perm(wl, wl, sel_l);   /* pixel x0 - 1, channels 0 and 1 */
+  t[1] = byte_perm(w0, w1, 0x1100u); /* x0 */
+  t[2] = byte_perm(w0, w1, 0x3322u);
+  t[3] = byte_perm(w0, w1, 0x5544u);
+  t[4] = byte_perm(w0, w1, 0x7766u);
+  t[5] = byte_perm(wr, wr, sel_r); /* x0 + 4 */
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    a[j] = t[j];
+    b[j] = t[j + 1];
+    c[j] = t[j + 2];
+  }
+#else
+  /* Channels 0, 1 (t) and 2, 3 (u) of pixels x0 - 1 .. x0 + 2. */
+  uint t[4], u[4];
+  t[0] = byte_perm(wl, wl, 0x1100u);
+  u[0] = byte_perm(wl, wl, 0x3322u);
+  t[1] = byte_perm(w0, w0, 0x1100u);
+  u[1] = byte_perm(w0, w0, 0x3322u);
+  t[2] = byte_perm(w1, w1, 0x1100u);
+  u[2] = byte_perm(w1, w1, 0x3322u);
+  t[3] = byte_perm(wr, wr, 0x1100u);
+  u[3] = byte_perm(wr, wr, 0x3322u);
+#pragma unroll
+  for (int j = 0; j < 2; ++j) {
+    a[j] = t[j];
+    b[j] = t[j + 1];
+    c[j] = t[j + 2];
+    a[j + 2] = u[j];
+    b[j + 2] = u[j + 1];
+    c[j + 2] = u[j + 2];
+  }
+#endif
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    lo[j] = min3_u16x2(a[j], b[j], c[j]);
+    hi[j] = max3_u16x2(a[j], b[j], c[j]);
+    mid[j] = PACKED_SUB2(PACKED_ADD3(a[j], b[j], c[j]), lo[j], hi[j]);
   }
 }
 
-/* Output row y from its 4 words o[j] (pixel x0 + j in lane 0, x0 + 4 + j in lane 1): two words
- * at `words` where `fast`, else through checks. */
+/* Output row y from its 4 words o[j] (lanes as above): two words at `words` where `fast`, else
+ * through checks. */
 INLINE void packed_store_row(GLOBAL uchar* dst, int dst_offset, int dst_step, GLOBAL uint* words, int x0, int y,
                              int width, int height, bool fast, bool store_words, const uint* o) {
+#if CN == 1
   const uint t01 = byte_perm(o[0], o[1], 0x6240u); /* pixels x0, x0 + 1, x0 + 4, x0 + 5 */
   const uint t23 = byte_perm(o[2], o[3], 0x6240u);
   const uint a = byte_perm(t01, t23, 0x5410u); /* x0 .. x0 + 3 */
   const uint b = byte_perm(t01, t23, 0x7632u); /* x0 + 4 .. x0 + 7 */
+#elif CN == 2
+  const uint a = byte_perm(o[0], o[1], 0x6420u); /* pixels x0, x0 + 1 */
+  const uint b = byte_perm(o[2], o[3], 0x6420u); /* x0 + 2, x0 + 3 */
+#else
+  const uint a = byte_perm(o[0], o[2], 0x6420u); /* pixel x0 */
+  const uint b = byte_perm(o[1], o[3], 0x6420u); /* x0 + 1 */
+#endif
   if (fast) {
     words[0] = a;
     words[1] = b;
   } else if (y < height) {
-    GLOBAL uchar* out = dst + IMAGE_INDEX(dst, x0, y);
+    GLOBAL uchar* out = dst + IMAGE_INDEX(dst, x0 * CN, y);
     if (store_words) {
       ((GLOBAL uint*)out)[0] = a;
       ((GLOBAL uint*)out)[1] = b;
     } else {
 #pragma unroll
       for (int t = 0; t < 8; ++t) {
-        if (x0 + t < width) out[t] = (uchar)((t < 4 ? a : b) >> (8 * (t & 3)));
+        if (x0 + t / CN < width) out[t] = (uchar)((t < 4 ? a : b) >> (8 * (t & 3)));
       }
     }
   }
 }
 
-/* A work-item's PACKED_ROWS x 8 outputs. `fast` (a constant where it is inlined): every source
- * row inside the image, the 8 pixels inside the row, source and destination rows on 4-byte
+/* A work-item's PACKED_ROWS x 8 output bytes. `fast` (a constant where it is inlined): every source
+ * row inside the image, the PACKED_PIXELS pixels inside the row, source and destination rows on 4-byte
  * boundaries: per source row four word loads (the 8 pixels and the words that hold the
  * neighbours left and right, wherever the border puts them), per output row two word stores,
  * the walk unrolled. Otherwise each row and pixel goes through the border, in a loop. */
@@ -303,25 +373,37 @@ INLINE void packed_rows_body(int width, int height, float border_value, CONST_IM
   const uint fill = (uint)(uchar)border_value;
   const uint fill4 = fill * 0x01010101u;
   const int xl = border_index(x0 - 1, width, BORDER);
-  const int xr = border_index(x0 + 8, width, BORDER);
+  const int xr = border_index(x0 + PACKED_PIXELS, width, BORDER);
   /* Under the constant border a neighbour column can be outside (xl or xr -1): fill. */
   const bool has_l = BORDER != BORDER_CONSTANT || xl >= 0;
   const bool has_r = BORDER != BORDER_CONSTANT || xr >= 0;
   const int xlw = has_l ? xl : x0;
   const int xrw = has_r ? xr : x0;
-  /* Generic path: words where the 8 pixels lie inside a row on a 4-byte boundary. */
-  const bool load_words = PLINTH_LITTLE_ENDIAN && x0 + 8 <= width && ((src_offset | src_step) & 3) == 0;
-  const bool store_words = PLINTH_LITTLE_ENDIAN && x0 + 8 <= width && ((dst_offset | dst_step) & 3) == 0;
+  /* Generic path: words where the PACKED_PIXELS pixels lie inside a row on a 4-byte boundary. */
+  const bool load_words = PLINTH_LITTLE_ENDIAN && x0 + PACKED_PIXELS <= width && ((src_offset | src_step) & 3) == 0;
+  const bool store_words = PLINTH_LITTLE_ENDIAN && x0 + PACKED_PIXELS <= width && ((dst_offset | dst_step) & 3) == 0;
   /* Fast path: the words of source row i at in_words + i * in_step, the neighbours' words dl and
    * dr words from the pixels' first; output row i at out_words + i * out_step. */
-  GLOBAL const uint* in_words = (GLOBAL const uint*)(src + src_offset + (y0 - 1) * src_step + x0);
-  GLOBAL uint* out_words = (GLOBAL uint*)(dst + dst_offset + y0 * dst_step + x0);
+  const int e0 = x0 * CN; /* a multiple of 8 */
+  GLOBAL const uint* in_words = (GLOBAL const uint*)(src + src_offset + (y0 - 1) * src_step + e0);
+  GLOBAL uint* out_words = (GLOBAL uint*)(dst + dst_offset + y0 * dst_step + e0);
   const int in_step = src_step >> 2;
   const int out_step = dst_step >> 2;
-  const int dl = fast ? (xlw >> 2) - (x0 >> 2) : 0;
-  const int dr = fast ? (xrw >> 2) - (x0 >> 2) : 0;
-  const uint sel_l = fast ? 0x7700u | ((uint)(xlw & 3) * 0x11u) : 0x7700u;
-  const uint sel_r = fast ? (4u + (uint)(xrw & 3)) * 0x1100u : 0x4400u;
+  const int el = xlw * CN, er = xrw * CN; /* the neighbours' first bytes */
+  const int dl = fast ? (el >> 2) - (e0 >> 2) : 0;
+  const int dr = fast ? (er >> 2) - (e0 >> 2) : 0;
+  /* The neighbours' bytes within their words (the border path puts them at byte 0). */
+  const uint bl = fast ? (uint)(el & 3) : 0u;
+  const uint br = fast ? (uint)(er & 3) : 0u;
+#if CN == 1
+  const uint sel_l = 0x7700u | (bl * 0x11u);
+  const uint sel_r = (4u + br) * 0x1100u;
+#elif CN == 2
+  const uint sel_l = bl * 0x11u + (bl + 1u) * 0x1100u;
+  const uint sel_r = br * 0x11u + (br + 1u) * 0x1100u;
+#else
+  const uint sel_l = 0u, sel_r = 0u; /* whole words */
+#endif
   /* 0xFFFFFFFF and 1, which no compiler can fold (steps are positive): see PACKED_SUB2. */
   const uint m1 = ~(uint)(src_step >> 31);
   const uint one = (uint)(src_step >> 31) + 1u;
@@ -341,10 +423,10 @@ INLINE void packed_rows_body(int width, int height, float border_value, CONST_IM
       if (row == 0) {                                                                                 \
         w0 = w1 = fill4;                                                                              \
       } else {                                                                                        \
-        if (has_l) wl = row[xl];                                                                      \
-        if (has_r) wr = row[xr];                                                                      \
-        w0 = packed_row_word(row, x0, width, fill, load_words);                                       \
-        w1 = packed_row_word(row, x0 + 4, width, fill, load_words);                                   \
+        if (has_l) wl = packed_pixel(row, xl);                                                        \
+        if (has_r) wr = packed_pixel(row, xr);                                                        \
+        w0 = packed_row_word(row, e0, width, fill, load_words);                                       \
+        w1 = packed_row_word(row, e0 + 4, width, fill, load_words);                                   \
       }                                                                                               \
     }                                                                                                 \
     packed_sorted_row(wl, w0, w1, wr, sel_l, sel_r, m1, one, lo, mid, hi);                            \
@@ -394,10 +476,10 @@ INLINE void packed_rows_body(int width, int height, float border_value, CONST_IM
 
 KERNEL void median_sorted_rows_packed(int width, int height, float border_value, CONST_IMAGE_PARAM(uchar, src),
                                       IMAGE_PARAM(uchar, dst)) {
-  const int x0 = GLOBAL_ID(0) * 8;
+  const int x0 = GLOBAL_ID(0) * PACKED_PIXELS;
   const int y0 = GLOBAL_ID(1) * PACKED_ROWS;
   if (x0 >= width || y0 >= height) return;
-  const bool fast = PLINTH_LITTLE_ENDIAN && x0 + 8 <= width && y0 >= 1 && y0 + PACKED_ROWS + 1 <= height &&
+  const bool fast = PLINTH_LITTLE_ENDIAN && x0 + PACKED_PIXELS <= width && y0 >= 1 && y0 + PACKED_ROWS + 1 <= height &&
                     ((src_offset | src_step | dst_offset | dst_step) & 3) == 0;
   if (fast) {
     packed_rows_body(width, height, border_value, src, src_offset, src_step, dst, dst_offset, dst_step, x0, y0, true);

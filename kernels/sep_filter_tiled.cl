@@ -45,6 +45,9 @@
 #define LOAD_ROWS (GROUP_ITEMS / EXT_W)    /* local rows loaded per pass of the group */
 #define LOAD_PASSES ((EXT_H + LOAD_ROWS - 1) / LOAD_ROWS)
 #define FIRST (LHW * 4 - HL)              /* held element that tap 0 of output element 0 reads */
+#ifndef ST_LOW_FMA
+#define ST_LOW_FMA (KW <= 3)              /* row sums' low lanes by multiply-add (see st_row) */
+#endif
 
 #define KPARAMS(p) uint p##0, uint p##1, uint p##2, uint p##3, uint p##4, uint p##5, uint p##6, uint p##7, uint p##8
 #define KLIST(p) p##0, p##1, p##2, p##3, p##4, p##5, p##6, p##7, p##8
@@ -58,7 +61,7 @@ INLINE uint st_pair(const uint* w, int j) {
     case 0: return byte_perm(a, 0u, 0x4140u);
     case 1: return byte_perm(a, 0u, 0x4241u);
     case 2: return byte_perm(a, 0u, 0x4342u);
-    default: return byte_perm(w[j / 4 + 1], 0u, 0x4044u) | (a >> 24);
+    default: return byte_perm(a, w[j / 4 + 1], 0x0403u) & 0x00FF00FFu; /* bytes 3 of a, 0 of the next */
   }
 }
 
@@ -73,6 +76,43 @@ INLINE uint st_round(uint s, int e, int tail) {
   (void)tail;
 #endif
   return s;
+}
+
+/* Row pass of one source row: the row sums of the 4 output elements, h[c] (c = 0..3), from the
+ * NQ words at p. The low lanes are taken as h01 - (h01 >> 16) * 2^16 with a multiply-add by the
+ * opaque m65536 = 0xFFFF0000 (imad_u32): on the FMA pipe, not a mask on the integer ALU pipe. */
+INLINE void st_row(LOCAL const uint* p, const uint* kxv, uint m65536, uint* h) {
+  uint w[NQ];
+#pragma unroll
+  for (int q = 0; q < NQ; ++q) w[q] = p[q];
+  uint h01 = 0u, h23 = 0u;
+#pragma unroll
+  for (int k = 0; k < KW; ++k) {
+    h01 += kxv[k] * st_pair(w, FIRST + k * CN);
+    h23 += kxv[k] * st_pair(w, FIRST + 2 + k * CN);
+  }
+  h[1] = h01 >> 16;
+  h[3] = h23 >> 16;
+#if ST_LOW_FMA
+  h[0] = imad_u32(h[1], m65536, h01);
+  h[2] = imad_u32(h[3], m65536, h23);
+#else
+  (void)m65536;
+  h[0] = h01 & 0xFFFFu;
+  h[2] = h23 & 0xFFFFu;
+#endif
+}
+
+/* Column pass of output row j: the 4 column sums (results in byte 2) gathered into a word. */
+INLINE uint st_column(uint (*h)[4], int j, const uint* kyv, int e0, int tail, uint* s) {
+#pragma unroll
+  for (int c = 0; c < 4; ++c) {
+    uint acc = 1u << 15;
+#pragma unroll
+    for (int t = 0; t < KH; ++t) acc += kyv[t] * h[(j + t) % KH][c];
+    s[c] = st_round(acc, e0 + c, tail);
+  }
+  return byte_perm(byte_perm(s[0], s[1], 0x0062u), byte_perm(s[2], s[3], 0x0062u), 0x5410u);
 }
 
 KERNEL REQD_GROUP_SIZE(GROUP_ITEMS, 1, 1) void sep_filter_tiled(int width, int height, int ay, int border, int tail,
@@ -133,43 +173,27 @@ KERNEL REQD_GROUP_SIZE(GROUP_ITEMS, 1, 1) void sep_filter_tiled(int width, int h
   LOCAL const uint* col = tile + r0 * EXT_W + i;
   GLOBAL uchar* drow = dst + dst_offset + (y0 + r0) * dst_step + e0;
 
+  const uint m65536 = (uint)(src_step >> 31) + 0xFFFF0000u; /* 0xFFFF0000 the compiler cannot fold */
   /* h[r % KH][c]: row results of source row r0 + r for output element c; the column pass reads
    * the last KH of them. */
   uint h[KH][4];
 #pragma unroll
   for (int r = 0; r < RPT + KH - 1; ++r) {
     if (r >= KH && y0 + r0 + r - (KH - 1) >= height) break;
-    uint w[NQ];
-#pragma unroll
-    for (int q = 0; q < NQ; ++q) w[q] = col[r * EXT_W + q];
-    uint h01 = 0u, h23 = 0u;
-#pragma unroll
-    for (int k = 0; k < KW; ++k) {
-      h01 += kxv[k] * st_pair(w, FIRST + k * CN);
-      h23 += kxv[k] * st_pair(w, FIRST + 2 + k * CN);
-    }
-    h[r % KH][0] = h01 & 0xFFFFu;
-    h[r % KH][1] = h01 >> 16;
-    h[r % KH][2] = h23 & 0xFFFFu;
-    h[r % KH][3] = h23 >> 16;
+    st_row(col + r * EXT_W, kxv, m65536, h[r % KH]);
     if (r < KH - 1) continue;
 
     const int j = r - (KH - 1);           /* output row r0 + j of the tile */
     uint s[4]; /* results in byte 2 */
-#pragma unroll
-    for (int c = 0; c < 4; ++c) {
-      uint acc = 1u << 15;
-#pragma unroll
-      for (int t = 0; t < KH; ++t) acc += kyv[t] * h[(j + t) % KH][c];
-      s[c] = st_round(acc, e0 + c, tail);
-    }
+    const uint packed = st_column(h, j, kyv, e0, tail, s);
 #if DST_WORDS && PLINTH_LITTLE_ENDIAN
     if (e0 + 4 <= row_e) {
-      *(GLOBAL uint*)drow = byte_perm(byte_perm(s[0], s[1], 0x0062u), byte_perm(s[2], s[3], 0x0062u), 0x5410u);
+      *(GLOBAL uint*)drow = packed;
       drow += dst_step;
       continue;
     }
 #endif
+    (void)packed;
 #pragma unroll
     for (int c = 0; c < 4; ++c) {
       if (e0 + c < row_e) drow[c] = (uchar)(s[c] >> 16);

@@ -253,6 +253,19 @@ TEST(BoxFilter, Tiled) {
         },
         {{1, 1}, {6, 3}, {61, 37}, {401, 150}}, 1900);
   anchors(BoxFilterMethod::tiled, random_image(530, 140, Format{Depth::u8, 1}, 1990), Anchor{6, 2});
+  // One channel, normalized u8: the horizontal sums of whole words (windows over two words or more)
+  // with the columns left out on the left and added on the right, for every offset of the window.
+  const HostImage src = random_image(301, 70, Format{Depth::u8, 1}, 1995);
+  for (const int kw : {6, 9, 12, 13}) {
+    for (int ax = 0; ax < kw; ax += 2) {
+      BoxFilterOptions o;
+      o.ksize = {kw, 3};
+      o.anchor = {ax, 1};
+      o.method = BoxFilterMethod::tiled;
+      o.border = kBorders[static_cast<std::size_t>(ax + kw) % 4];
+      check_case(src, o, 16, 16);
+    }
+  }
 }
 
 TEST(BoxFilter, LargeImage) {

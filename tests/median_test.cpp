@@ -132,6 +132,8 @@ TEST(Median, AutomaticOnLargerImages) {
                {Depth::u8, 1, 9, MedianMethod::automatic},
               {Depth::u8, 1, 11, MedianMethod::automatic},
               {Depth::u8, 4, 5, MedianMethod::automatic},
+              {Depth::u8, 2, 3, MedianMethod::automatic},
+              {Depth::u8, 4, 3, MedianMethod::automatic},
               {Depth::f32, 1, 3, MedianMethod::automatic},
               {Depth::f32, 1, 5, MedianMethod::automatic}},
               {{131, 257}}, 300);
@@ -144,12 +146,15 @@ TEST(Median, FewDistinctValues) {
     for (MedianMethod method : {MedianMethod::network, MedianMethod::sorted_columns, MedianMethod::histogram, MedianMethod::tiled,
                                 MedianMethod::sorted_rows_packed}) {
       if ((method == MedianMethod::sorted_columns || method == MedianMethod::sorted_rows_packed) && ksize != 3) continue;
-      SCOPED_TRACE(std::to_string(ksize) + " " + std::string(to_string(method)));
-      const HostImage src = random_image(61, 47, Format{Depth::u8, 1}, seed++, 0, 2);
-      MedianOptions options;
-      options.ksize = ksize;
-      options.method = method;
-      EXPECT_TRUE(images_equal(expected(src, ksize, BorderMode::replicate, 0), run(src, options, false)));
+      for (int channels : {1, 2, 4}) {
+        if (channels != 1 && method != MedianMethod::sorted_rows_packed) continue;
+        SCOPED_TRACE(std::to_string(ksize) + " " + std::string(to_string(method)) + " C" + std::to_string(channels));
+        const HostImage src = random_image(61, 47, Format{Depth::u8, channels}, seed++, 0, 2);
+        MedianOptions options;
+        options.ksize = ksize;
+        options.method = method;
+        EXPECT_TRUE(images_equal(expected(src, ksize, BorderMode::replicate, 0), run(src, options, false)));
+      }
     }
   }
 }
@@ -181,11 +186,12 @@ TEST(Median, BorderModes) {
   EXPECT_TRUE(images_equal(expected(src, 5, BorderMode::constant, -12.5), run(src, options, false)));
 }
 
-// sorted_rows_packed (3x3, u8, one channel). Its work-items do 8 x 4 or 8 x 8 outputs (8 rows
-// from 512 work-items of 8 x 8 pixels per compute unit: PoCL's 2 give 65,536 pixels and up), load and
-// store words where the rows sit on 4-byte boundaries and the 8 pixels lie inside the row, and
-// fall back to bytes through the border elsewhere: sizes around those boundaries, widths not a
-// multiple of 4 or 8, and views whose offset or pitch is not a multiple of 4.
+// sorted_rows_packed (3x3, u8, 1, 2 or 4 channels). Its work-items do 8 bytes (8 / channels
+// pixels) x 4 or 8 rows (8 rows from 512 work-items of 8 x 8 bytes per compute unit: PoCL's 2
+// give 65,536 bytes and up), load and store words where the rows sit on 4-byte boundaries and the
+// pixels lie inside the row, and fall back to bytes through the border elsewhere: sizes around
+// those boundaries, widths not a multiple of 2, 4 or 8, and views whose offset or pitch is not a
+// multiple of 4.
 struct PackedLayout {
   std::size_t pitch_extra;  // bytes added to the row length
   std::size_t offset;       // bytes from the buffer's start
@@ -193,19 +199,19 @@ struct PackedLayout {
 
 // src or dst as a view of a poisoned buffer with the given pitch and offset; `owner` keeps the
 // buffer allocated.
-DeviceImage laid_out(int width, int height, PackedLayout layout, DeviceImage& owner) {
-  const std::size_t pitch = static_cast<std::size_t>(width) + layout.pitch_extra;
+DeviceImage laid_out(int width, int height, int channels, PackedLayout layout, DeviceImage& owner) {
+  const std::size_t pitch = static_cast<std::size_t>(width) * static_cast<std::size_t>(channels) + layout.pitch_extra;
   const std::size_t bytes = layout.offset + pitch * static_cast<std::size_t>(height) + 16;
   owner = DeviceImage(context(), static_cast<int>(bytes), 1, Format{Depth::u8, 1});
   queue().fill_bytes(owner, 0xA5).wait();
-  return DeviceImage::wrap(context(), owner.native(), width, height, Format{Depth::u8, 1}, pitch, layout.offset);
+  return DeviceImage::wrap(context(), owner.native(), width, height, Format{Depth::u8, channels}, pitch, layout.offset);
 }
 
 HostImage run_packed(const HostImage& src, const MedianOptions& options, PackedLayout in, PackedLayout out) {
   DeviceImage src_owner, dst_owner;
-  const DeviceImage d_src = laid_out(src.width(), src.height(), in, src_owner);
+  const DeviceImage d_src = laid_out(src.width(), src.height(), src.channels(), in, src_owner);
   queue().upload(src, d_src).wait();
-  DeviceImage dst = laid_out(src.width(), src.height(), out, dst_owner);
+  DeviceImage dst = laid_out(src.width(), src.height(), src.channels(), out, dst_owner);
   median_blur(queue(), d_src, dst, options).wait();
   return queue().download(dst);
 }
@@ -218,22 +224,79 @@ TEST(Median, SortedRowsPacked) {
   const PackedLayout layouts[][2] = {{{0, 0}, {0, 0}}, {{4, 8}, {12, 4}}, {{0, 3}, {0, 1}},
                                      {{1, 0}, {3, 0}}, {{5, 2}, {0, 0}},  {{0, 0}, {2, 6}}};
   std::uint32_t seed = 800;
-  for (BorderMode border : {BorderMode::replicate, BorderMode::constant, BorderMode::reflect, BorderMode::reflect_101,
-                            BorderMode::wrap}) {
-    for (Size size : sizes) {
-      for (const auto& layout : layouts) {
-        SCOPED_TRACE(std::string(to_string(border)) + " " + std::to_string(size.width) + "x" + std::to_string(size.height) +
-                     " pitch +" + std::to_string(layout[0].pitch_extra) + "/+" + std::to_string(layout[1].pitch_extra) +
-                     " offset " + std::to_string(layout[0].offset) + "/" + std::to_string(layout[1].offset));
-        const HostImage src = random_image(size.width, size.height, Format{Depth::u8, 1}, seed++);
-        MedianOptions options;
-        options.ksize = 3;
-        options.border = border;
-        options.border_value = 200;
-        options.method = MedianMethod::sorted_rows_packed;
-        EXPECT_TRUE(images_equal(expected(src, 3, border, 200), run_packed(src, options, layout[0], layout[1])));
+  for (int channels : {1, 2, 4}) {
+    for (BorderMode border : {BorderMode::replicate, BorderMode::constant, BorderMode::reflect, BorderMode::reflect_101,
+                              BorderMode::wrap}) {
+      for (Size size : sizes) {
+        for (const auto& layout : layouts) {
+          SCOPED_TRACE(std::to_string(channels) + " channels " + std::string(to_string(border)) + " " +
+                       std::to_string(size.width) + "x" + std::to_string(size.height) + " pitch +" +
+                       std::to_string(layout[0].pitch_extra) + "/+" + std::to_string(layout[1].pitch_extra) + " offset " +
+                       std::to_string(layout[0].offset) + "/" + std::to_string(layout[1].offset));
+          const HostImage src = random_image(size.width, size.height, Format{Depth::u8, channels}, seed++);
+          MedianOptions options;
+          options.ksize = 3;
+          options.border = border;
+          options.border_value = 200;
+          options.method = MedianMethod::sorted_rows_packed;
+          EXPECT_TRUE(images_equal(expected(src, 3, border, 200), run_packed(src, options, layout[0], layout[1])));
+        }
       }
     }
+  }
+}
+
+// Interleaved channels on images of 8-row work-items (8 / channels pixels each: 640x480 on PoCL,
+// 2563x1083 above the threshold of GPUs of up to 156 SMs), every border, the extremes 0 and
+// 255, few distinct values, a constant border of 255 (0 next to the values 254 and 255).
+TEST(Median, SortedRowsPackedChannels) {
+  std::uint32_t seed = 1000;
+  const Size sizes[] = {{640, 480}, {1023, 517}, {2563, 1083}};
+  for (int channels : {2, 4}) {
+    for (Size size : sizes) {
+      const bool huge = size.width > 2000;
+      for (BorderMode border : {BorderMode::replicate, BorderMode::constant, BorderMode::reflect, BorderMode::reflect_101,
+                                BorderMode::wrap}) {
+        if (huge && border != BorderMode::replicate && border != BorderMode::constant) continue;
+        // Values 0-255, {0, 1}, {254, 255}.
+        for (int kind : {0, 1, 2}) {
+          if (huge && kind != 0) continue;
+          SCOPED_TRACE(std::to_string(channels) + " channels " + std::string(to_string(border)) + " " +
+                       std::to_string(size.width) + "x" + std::to_string(size.height) + " kind " + std::to_string(kind));
+          const Format format{Depth::u8, channels};
+          const HostImage src = kind == 1   ? random_image(size.width, size.height, format, seed++, 0, 1)
+                                : kind == 2 ? random_image(size.width, size.height, format, seed++, 254, 255)
+                                            : random_image(size.width, size.height, format, seed++);
+          MedianOptions options;
+          options.ksize = 3;
+          options.border = border;
+          options.border_value = border == BorderMode::constant ? (kind == 2 ? 0 : 255) : 0;
+          options.method = MedianMethod::sorted_rows_packed;
+          const HostImage want = expected(src, 3, border, options.border_value);
+          EXPECT_TRUE(images_equal(want, run(src, options, false)));
+          EXPECT_TRUE(images_equal(want, run(src, options, true)));
+        }
+      }
+    }
+  }
+  // Saturated extremes per channel: channel c of a pixel is 255 or 0 by a pattern that differs
+  // between channels, with isolated opposite values.
+  for (int channels : {2, 4}) {
+    HostImage img = random_image(333, 257, Format{Depth::u8, channels}, seed++, 255, 255);
+    for (int y = 0; y < 257; ++y) {
+      for (int x = 0; x < 333; ++x) {
+        for (int c = 0; c < channels; ++c) {
+          if ((x * 7 + y * 3 + c * 11) % 37 == 0 || (c & 1) != 0) img.at<std::uint8_t>(x, y, c) = 0;
+          if ((c & 1) != 0 && (x + y * 5 + c) % 29 == 0) img.at<std::uint8_t>(x, y, c) = 255;
+        }
+      }
+    }
+    SCOPED_TRACE(std::to_string(channels) + " channels, extremes");
+    MedianOptions options;
+    options.ksize = 3;
+    options.method = MedianMethod::sorted_rows_packed;
+    EXPECT_TRUE(images_equal(expected(img, 3, BorderMode::replicate, 0), run(img, options, false)));
+    EXPECT_TRUE(images_equal(expected(img, 3, BorderMode::replicate, 0), run(img, options, true)));
   }
 }
 
@@ -309,8 +372,10 @@ TEST(Median, Errors) {
   EXPECT_TRUE(throws_code([&] { median_blur(queue(), u8, dst, with(9, MedianMethod::network)); }, ErrorCode::invalid_argument));
   EXPECT_TRUE(throws_code([&] { median_blur(queue(), u8, dst, with(5, MedianMethod::sorted_rows_packed)); }, ErrorCode::invalid_argument));
   EXPECT_TRUE(throws_code([&] { median_blur(queue(), f32, dst, with(3, MedianMethod::sorted_rows_packed)); }, ErrorCode::invalid_argument));
-  const DeviceImage u8c2 = queue().upload(random_image(8, 8, Format{Depth::u8, 2}, 4));
-  EXPECT_TRUE(throws_code([&] { median_blur(queue(), u8c2, dst, with(3, MedianMethod::sorted_rows_packed)); }, ErrorCode::invalid_argument));
+  const DeviceImage u8c3 = queue().upload(random_image(8, 8, Format{Depth::u8, 3}, 4));
+  EXPECT_TRUE(throws_code([&] { median_blur(queue(), u8c3, dst, with(3, MedianMethod::sorted_rows_packed)); }, ErrorCode::invalid_argument));
+  const DeviceImage u16c4 = queue().upload(random_image(8, 8, Format{Depth::u16, 4}, 5));
+  EXPECT_TRUE(throws_code([&] { median_blur(queue(), u16c4, dst, with(3, MedianMethod::sorted_rows_packed)); }, ErrorCode::invalid_argument));
   EXPECT_EQ(parse_median_method("sorted_rows_packed"), MedianMethod::sorted_rows_packed);
   DeviceImage wrong(context(), 8, 8, Format{Depth::u8, 2});
   EXPECT_TRUE(throws_code([&] { median_blur(queue(), u8, wrong, with(3)); }, ErrorCode::invalid_argument));

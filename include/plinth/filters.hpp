@@ -194,8 +194,8 @@ enum class MedianMethod {
   tiled,           // 3x3 to 9x9: a tile of outputs per work-item from one min/max network that sorts
                    // each column piece once, merges the windows' shared parts hierarchically and
                    // drops values that can no longer be a median (generated, see docs/filters.md)
-  sorted_rows_packed,  // 3x3, u8, one channel: each row of 3 sorted once and shared by the 3 output
-                       // rows that read it, two pixels per 32-bit register (16-bit lanes: one
+  sorted_rows_packed,  // 3x3, u8, 1, 2 or 4 channels: each row of 3 sorted once and shared by the 3
+                       // output rows that read it, two values per 32-bit register (16-bit lanes: one
                        // packed min/max orders both; native on NVIDIA sm_90 and newer)
 };
 

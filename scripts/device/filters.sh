@@ -4,7 +4,8 @@
 # reference), then `plinth bench` of those ops at 7680x4320 and 3840x2160 on both. Each test run's
 # summary goes to $OUT/tests_<backend>.txt and each bench to $OUT/bench_<backend>.json, so that
 # neither depends on the tail of the log. Knobs: FILTER (gtest filter), OPS, SIZES, RUNS,
-# TEST_SECONDS (per shard, default 240), SHARDS (per backend, default 8), SKIP_BENCH=1. The whole
+# TEST_SECONDS (per shard, default 240), SHARDS (per backend, default 8), SKIP_BENCH=1, SKIP_TESTS=1,
+# BACKENDS (default "cuda:0 opencl,platform:nvidia"). The whole
 # suite: FILTER='*'. All test logs: $OUT/tests_logs.tgz.
 set -u
 c=$(pwd)/.carry/device
@@ -19,34 +20,38 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 "$c/bin/plinth" devices
 filter=${FILTER:-'BoxFilter.*:GaussianBlur.*:SepFilter.*'}
 shards=${SHARDS:-8}
-# Both backends at once, each in $shards gtest shards (the cold program cache makes the tests
+# The backends at once, each in $shards gtest shards (the cold program cache makes the tests
 # compile-bound: NVRTC and NVIDIA's OpenCL compiler use one CPU each); one cache per backend.
-pids=()
-for d in cuda:0 opencl,platform:nvidia; do
-  n=${d%%[:,]*}
-  for i in $(seq 0 $((shards - 1))); do
-    PLINTH_CACHE_DIR=$work/cache_$n PLINTH_DEVICE=$d GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i \
-      timeout -k 5 "${TEST_SECONDS:-240}" "$c/bin/plinth_tests" "--gtest_filter=$filter" \
-      "--gtest_output=json:$work/gtest_${n}_$i.json" > "$work/tests_${n}_$i.log" 2>&1 &
-    pids+=("$n $i $!")
+backends=${BACKENDS:-cuda:0 opencl,platform:nvidia}
+if [ -z "${SKIP_TESTS:-}" ]; then
+  pids=()
+  for d in $backends; do
+    n=${d%%[:,]*}
+    for i in $(seq 0 $((shards - 1))); do
+      PLINTH_CACHE_DIR=$work/cache_$n PLINTH_DEVICE=$d GTEST_TOTAL_SHARDS=$shards GTEST_SHARD_INDEX=$i \
+        timeout -k 5 "${TEST_SECONDS:-240}" "$c/bin/plinth_tests" "--gtest_filter=$filter" \
+        "--gtest_output=json:$work/gtest_${n}_$i.json" > "$work/tests_${n}_$i.log" 2>&1 &
+      pids+=("$n $i $!")
+    done
   done
-done
-for p in "${pids[@]}"; do
-  set -- $p; wait "$3"; echo "$1 shard $2: rc $?" >> "$work/rc_$1.txt"
-done
-for n in cuda opencl; do
-  { echo "tests on $n, $shards shards, filter $filter"; cat "$work/rc_$n.txt"
-    echo "tests finished OK: $(cat "$work"/tests_${n}_*.log | grep -c '^\[       OK \]')"
-    echo "tests FAILED: $(cat "$work"/tests_${n}_*.log | grep -c '^\[  FAILED  \] [A-Za-z].*(')"
-    grep -hE "^\[  FAILED  \] [A-Za-z].*\(|Failure$" "$work"/tests_${n}_*.log | head -40
-    for f in "$work"/tests_${n}_*.log; do  # a shard stopped by the limit: its last test started
-      grep -qE "^\[==========\] .* ran\." "$f" || echo "unfinished: $(basename "$f"): $(grep '^\[ RUN' "$f" | tail -1)"
-    done; } > "$OUT/tests_$n.txt"
-  cat "$OUT/tests_$n.txt"
-done
-tar -czf "$OUT/tests_logs.tgz" -C "$work" $(cd "$work" && ls tests_*.log)
+  for p in "${pids[@]}"; do
+    set -- $p; wait "$3"; echo "$1 shard $2: rc $?" >> "$work/rc_$1.txt"
+  done
+  for d in $backends; do
+    n=${d%%[:,]*}
+    { echo "tests on $n, $shards shards, filter $filter"; cat "$work/rc_$n.txt"
+      echo "tests finished OK: $(cat "$work"/tests_${n}_*.log | grep -c '^\[       OK \]')"
+      echo "tests FAILED: $(cat "$work"/tests_${n}_*.log | grep -c '^\[  FAILED  \] [A-Za-z].*(')"
+      grep -hE "^\[  FAILED  \] [A-Za-z].*\(|Failure$" "$work"/tests_${n}_*.log | head -40
+      for f in "$work"/tests_${n}_*.log; do  # a shard stopped by the limit: its last test started
+        grep -qE "^\[==========\] .* ran\." "$f" || echo "unfinished: $(basename "$f"): $(grep '^\[ RUN' "$f" | tail -1)"
+      done; } > "$OUT/tests_$n.txt"
+    cat "$OUT/tests_$n.txt"
+  done
+  tar -czf "$OUT/tests_logs.tgz" -C "$work" $(cd "$work" && ls tests_*.log)
+fi
 [ -n "${SKIP_BENCH:-}" ] && exit 0
-for d in cuda:0 opencl,platform:nvidia; do
+for d in $backends; do
   n=${d%%[:,]*}
   echo "== bench on $d"
   timeout -k 5 200 "$c/bin/plinth" --device "$d" bench ${OPS:-box_filter gaussian_blur sep_filter} \

@@ -26,7 +26,7 @@ struct MedianPolicy {
   std::size_t tiled_group_x = 32;  // a warp along x: 32 tiles side by side
   std::size_t tiled_group_y = 4;
   int packed_rows = 8;             // output rows per work-item of sorted_rows_packed (even)
-  std::size_t packed_group_x = 32; // a warp along x: 32 work-items of 8 pixels, 256 bytes a row
+  std::size_t packed_group_x = 32; // a warp along x: 32 work-items of 8 bytes (8 / channels pixels), 256 bytes a row
   std::size_t packed_group_y = 4;
 };
 
@@ -75,8 +75,8 @@ MedianPolicy median_policy(const DeviceInfo& device, const DeviceImage& src, int
   // sorted_rows_packed: each source row's sorted triples serve 3 output rows, so a work-item sorts
   // rows + 2 source rows per rows output rows: 8 rows (1.25 sorts per output row) where the
   // image gives at least half a wave of such work-items (at 64 registers an SM holds 1024), else
-  // 4 for more of them.
-  const double blocks = static_cast<double>(src.width()) * src.height() / 64.0;
+  // 4 for more of them. A work-item does 8 bytes of a row: 8 / channels pixels.
+  const double blocks = static_cast<double>(src.width()) * src.channels() * src.height() / 64.0;
   p.packed_rows = blocks >= 512.0 * std::max(1u, device.compute_units) ? 8 : 4;
   return p;
 }
@@ -107,10 +107,11 @@ MedianMethod automatic_method(const DeviceInfo& device, const DeviceImage& src, 
   // and work-items vectorise well), sorted_columns for interleaved channels, where tiled's
   // per-channel loads gather.
   if (device.type == DeviceType::cpu && src.channels() > 1) return MedianMethod::sorted_columns;
-  // u8, one channel, NVIDIA sm_90 and newer: sorted_rows_packed, whose packed min/max are native
-  // there (per output 12.6 issue slots and 4.75 min/max instructions of NVRTC's SASS, against
-  // tiled's 23.9 and 15.25; docs/filters.md). Older GPUs would run its portable fallback.
-  if (device.type == DeviceType::gpu && device.nvidia_arch >= 90 && src.depth() == Depth::u8 && src.channels() == 1) {
+  // u8 with 1, 2 or 4 channels, NVIDIA sm_90 and newer: sorted_rows_packed, whose packed min/max
+  // are native there (per output channel 12.6 issue slots and 4.75 min/max instructions of
+  // NVRTC's SASS for one channel, 12.5 and 4.75 for four, against tiled's 23.9 and 24.9 with
+  // 15.25 min/max; docs/filters.md). Older GPUs would run its portable fallback.
+  if (device.type == DeviceType::gpu && device.nvidia_arch >= 90 && src.depth() == Depth::u8 && src.channels() != 3) {
     return MedianMethod::sorted_rows_packed;
   }
   return MedianMethod::tiled;
@@ -154,7 +155,11 @@ Plan make_plan(Queue& queue, const DeviceImage& src, DeviceImage& dst, const Med
       if (!has_tile_network(k)) refuse("handles 3x3, 5x5, 7x7 and 9x9 windows");
       break;
     case MedianMethod::sorted_rows_packed:
-      if (k != 3 || src.depth() != Depth::u8 || src.channels() != 1) refuse("handles 3x3 windows of one-channel u8 images");
+      // A work-item's 8 bytes must hold whole pixels: 3 channels would need 24 bytes, or 12 and
+      // half as many registers again for the sorted triples (about 72 against the cap of 64).
+      if (k != 3 || src.depth() != Depth::u8 || src.channels() == 3) {
+        refuse("handles 3x3 windows of u8 images with 1, 2 or 4 channels");
+      }
       break;
     default: break;
   }
@@ -257,7 +262,8 @@ Event median_blur(Queue& queue, const DeviceImage& src, DeviceImage& dst, const 
       build.raw(detail::register_limit_option(queue, 64));
       detail::Launch launch(queue, detail::get_program(queue, "median.cl", build), "median_sorted_rows_packed");
       launch.arg(src.width()).arg(src.height()).arg(plan.border_value).image(src).image(dst);
-      const std::size_t items = (width + 7) / 8;
+      const auto pixels = static_cast<std::size_t>(8 / src.channels());  // per work-item row
+      const std::size_t items = (width + pixels - 1) / pixels;
       const auto rows_per_item = static_cast<std::size_t>(policy.packed_rows);
       const std::size_t rows = (height + rows_per_item - 1) / rows_per_item;
       return Event(launch.run(detail::range(detail::round_up(items, policy.packed_group_x), detail::round_up(rows, policy.packed_group_y)),
