@@ -22,8 +22,8 @@
  *
  * SASS (NVRTC 13.0, sm_90; counted, not measured; docs/filters.md "What limits each kernel"):
  * u8 -> u8 normalized, one channel, RPT 8, per output on an interior work-group's path, ALU-pipe
- * / FMA-pipe / all instructions: 3x3 5.8 / 2.2 / 11.4, 8x8 7.4 / 2.7 / 13.7, 15x15 10.9 / 2.8 /
- * 18.3 (the one-pass version before it: 14.3 / 4.6 / 29.4, 22.8 / 4.6 / 42.9, 40.9 / 5.5 / 66.9).
+ * / FMA-pipe / all instructions: 3x3 4.4 / 3.3 / 10.4, 8x8 4.8 / 4.0 / 11.7, 15x15 6.9 / 4.3 / 15.0
+ * (the one-pass version before it: 14.3 / 4.6 / 29.4, 22.8 / 4.6 / 42.9, 40.9 / 5.5 / 66.9).
  *
  * Options: SRC_T (uchar), DST_T/DST_DEPTH, CN, ACC_INT (1), OUT_MODE, HAS_FP64 as in box_filter.cl;
  *   KW, KH, AX   window and anchor column
@@ -209,9 +209,7 @@ KERNEL REQD_GROUP_SIZE(GROUP_ITEMS, 1, 1) void box_filter_tiled(int width, int h
   const int row_e = width * CN;
   const int w0 = GROUP_ID(0) * TW_WORDS; /* the tile's first output word */
   const int y0 = GROUP_ID(1) * TILE_H;   /* and first output row */
-  /* 1 and 0xFFFFFFFF that the compiler cannot fold (src_step >= 0). */
-  const uint one = (uint)(src_step >> 31) + 1u;
-  const uint m1 = 0u - one;
+  const uint one = opaque_u32(1u, src_step), m1 = opaque_u32(0xFFFFFFFFu, src_step);
 
   /* 1. Vertical sums of column `lane` (source word w0 - LHW + lane), rows [g * RPT, + RPT). */
   {

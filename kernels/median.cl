@@ -6,7 +6,6 @@
  *   BORDER              border code of common/border.h; border_value is the constant border's value
  *   TW                  outputs per work-item along x (median_columns3)
  *   PACKED_ROWS         output rows per work-item of median_sorted_rows_packed (even; u8, CN 1, 2, 4)
- *   PACKED_FMA_ADDS     0-2, default 1: its sums on the FMA pipe (see there)
  *   TILE_X, TILE_Y      outputs per work-item of median_tiled (a network of median_networks.h)
  *   HIST_BITS           8 or 16 bits per histogram bin (median_histogram)
  * Every variant selects the element of rank M (0-based) among the KSIZE * KSIZE window values,
@@ -218,32 +217,23 @@ KERNEL void median_columns3(int width, int height, float border_value, CONST_IMA
 #endif
 #define PACKED_PIXELS (8 / CN)
 
-#ifndef PACKED_FMA_ADDS
-#define PACKED_FMA_ADDS 1
-#endif
-/* The sums and differences of the middle-of-three trick, where PACKED_FMA_ADDS asks (1: the
- * differences, 2: the sums too) as multiply-adds by an opaque 0xFFFFFFFF (m1) or 1 (one): they
- * then issue on the FMA pipe, which this kernel barely uses otherwise, instead of the integer ALU
- * pipe that the min/max and byte_perm instructions fill (docs/filters.md: 1 is the default; 2
- * needs more registers than the cap of 64). */
-#if PACKED_FMA_ADDS >= 1
-#define PACKED_SUB2(s, a, b) imad_u32((b), m1, imad_u32((a), m1, (s)))
-#else
-#define PACKED_SUB2(s, a, b) ((s) - (a) - (b))
-#endif
-#if PACKED_FMA_ADDS >= 2
-#define PACKED_ADD3(a, b, c) imad_u32((c), one, imad_u32((b), one, (a)))
-#else
-#define PACKED_ADD3(a, b, c) ((a) + (b) + (c))
-#endif
+/* The middle of three values (lanes as above) from their sum, least and greatest: the two
+ * differences as multiply-adds by an opaque 0xFFFFFFFF (m1), so that they issue on the FMA pipe,
+ * which this kernel barely uses otherwise, not on the integer ALU pipe that the min/max and
+ * byte_perm instructions fill (docs/filters.md). */
+INLINE uint mid_of3_u16x2(uint a, uint b, uint c, uint lo, uint hi, uint m1) {
+  return imad_u32(hi, m1, imad_u32(lo, m1, a + b + c));
+}
 
-INLINE uint med3_u16x2(uint a, uint b, uint c, uint m1, uint one) {
-  return PACKED_SUB2(PACKED_ADD3(a, b, c), min3_u16x2(a, b, c), max3_u16x2(a, b, c));
+INLINE uint med3_u16x2(uint a, uint b, uint c, uint m1) {
+  return mid_of3_u16x2(a, b, c, min3_u16x2(a, b, c), max3_u16x2(a, b, c), m1);
 }
 
 /* Bytes [e, e + 4) of a mapped row (row != 0; e counts channels) as a little-endian word: one
  * word load where `direct`, else byte by byte through the border (`fill` for the constant
- * border's columns). */
+ * border's columns). common/border.h's border_word without the fill: given a fill parameter
+ * there, NVRTC compiled the box and separable `tiled` kernels to 2-4% more instructions and the
+ * 3x3 Gaussian to 34 registers instead of 32, so the two stay apart. */
 INLINE uint packed_row_word(GLOBAL const uchar* row, int e, int width, uint fill, bool direct) {
   if (direct) return *(GLOBAL const uint*)(row + e);
   uint w = 0u;
@@ -269,7 +259,7 @@ INLINE uint packed_pixel(GLOBAL const uchar* row, int x) {
  * and + 4 .. + 7 (w1) and the neighbour pixels x0 - 1 in wl and x0 + PACKED_PIXELS in wr, at the
  * bytes that sel_l and sel_r pick (CN 1: byte sel_l & 3 of wl, byte (sel_r >> 8) & 3 of wr;
  * CN 2: bytes sel & 3 and sel & 3 + 1; CN 4: the whole word). */
-INLINE void packed_sorted_row(uint wl, uint w0, uint w1, uint wr, uint sel_l, uint sel_r, uint m1, uint one, uint* lo,
+INLINE void packed_sorted_row(uint wl, uint w0, uint w1, uint wr, uint sel_l, uint sel_r, uint m1, uint* lo,
                               uint* mid, uint* hi) {
   /* Word j's triple is (a[j], b[j], c[j]): the same lanes one pixel left, centre, one right. */
   uint a[4], b[4], c[4];
@@ -326,7 +316,7 @@ INLINE void packed_sorted_row(uint wl, uint w0, uint w1, uint wr, uint sel_l, ui
   for (int j = 0; j < 4; ++j) {
     lo[j] = min3_u16x2(a[j], b[j], c[j]);
     hi[j] = max3_u16x2(a[j], b[j], c[j]);
-    mid[j] = PACKED_SUB2(PACKED_ADD3(a[j], b[j], c[j]), lo[j], hi[j]);
+    mid[j] = mid_of3_u16x2(a[j], b[j], c[j], lo[j], hi[j], m1);
   }
 }
 
@@ -404,9 +394,7 @@ INLINE void packed_rows_body(int width, int height, float border_value, CONST_IM
 #else
   const uint sel_l = 0u, sel_r = 0u; /* whole words */
 #endif
-  /* 0xFFFFFFFF and 1, which no compiler can fold (steps are positive): see PACKED_SUB2. */
-  const uint m1 = ~(uint)(src_step >> 31);
-  const uint one = (uint)(src_step >> 31) + 1u;
+  const uint m1 = opaque_u32(0xFFFFFFFFu, src_step); /* see mid_of3_u16x2 */
 
   /* Source row i (0: y0 - 1) sorted into lo, mid, hi. */
 #define PACKED_ROW(i, lo, mid, hi)                                                                    \
@@ -425,11 +413,11 @@ INLINE void packed_rows_body(int width, int height, float border_value, CONST_IM
       } else {                                                                                        \
         if (has_l) wl = packed_pixel(row, xl);                                                        \
         if (has_r) wr = packed_pixel(row, xr);                                                        \
-        w0 = packed_row_word(row, e0, width, fill, load_words);                                       \
-        w1 = packed_row_word(row, e0 + 4, width, fill, load_words);                                   \
+        w0 = packed_row_word(row, e0, width, fill, load_words);                                   \
+        w1 = packed_row_word(row, e0 + 4, width, fill, load_words);                               \
       }                                                                                               \
     }                                                                                                 \
-    packed_sorted_row(wl, w0, w1, wr, sel_l, sel_r, m1, one, lo, mid, hi);                            \
+    packed_sorted_row(wl, w0, w1, wr, sel_l, sel_r, m1, lo, mid, hi);                                 \
   }
   /* Output rows r and r + 1 from the sorted source rows r .. r + 3 (A, B, C, D). The two share
    * B and C: their mid ordered once (mn, mx), each row's med3 of mid is then mid of A or D
@@ -443,9 +431,9 @@ INLINE void packed_rows_body(int width, int height, float border_value, CONST_IM
       const uint mn = min_u16x2(mid_b[j], mid_c[j]);                                                  \
       const uint mx = max_u16x2(mid_b[j], mid_c[j]);                                                  \
       o0[j] = med3_u16x2(max3_u16x2(lo_a[j], lo_b[j], lo_c[j]), max_u16x2(mn, min_u16x2(mx, mid_a[j])), \
-                         min3_u16x2(hi_a[j], hi_b[j], hi_c[j]), m1, one);                             \
+                         min3_u16x2(hi_a[j], hi_b[j], hi_c[j]), m1);                           \
       o1[j] = med3_u16x2(max3_u16x2(lo_b[j], lo_c[j], lo_d[j]), max_u16x2(mn, min_u16x2(mx, mid_d[j])), \
-                         min3_u16x2(hi_b[j], hi_c[j], hi_d[j]), m1, one);                             \
+                         min3_u16x2(hi_b[j], hi_c[j], hi_d[j]), m1);                           \
     }                                                                                                 \
     packed_store_row(dst, dst_offset, dst_step, out_words + (r) * out_step, x0, y0 + (r), width, height, fast, \
                      store_words, o0);                                                                \

@@ -45,9 +45,7 @@
 #define LOAD_ROWS (GROUP_ITEMS / EXT_W)    /* local rows loaded per pass of the group */
 #define LOAD_PASSES ((EXT_H + LOAD_ROWS - 1) / LOAD_ROWS)
 #define FIRST (LHW * 4 - HL)              /* held element that tap 0 of output element 0 reads */
-#ifndef ST_LOW_FMA
 #define ST_LOW_FMA (KW <= 3)              /* row sums' low lanes by multiply-add (see st_row) */
-#endif
 
 #define KPARAMS(p) uint p##0, uint p##1, uint p##2, uint p##3, uint p##4, uint p##5, uint p##6, uint p##7, uint p##8
 #define KLIST(p) p##0, p##1, p##2, p##3, p##4, p##5, p##6, p##7, p##8
@@ -173,7 +171,7 @@ KERNEL REQD_GROUP_SIZE(GROUP_ITEMS, 1, 1) void sep_filter_tiled(int width, int h
   LOCAL const uint* col = tile + r0 * EXT_W + i;
   GLOBAL uchar* drow = dst + dst_offset + (y0 + r0) * dst_step + e0;
 
-  const uint m65536 = (uint)(src_step >> 31) + 0xFFFF0000u; /* 0xFFFF0000 the compiler cannot fold */
+  const uint m65536 = opaque_u32(0xFFFF0000u, src_step);
   /* h[r % KH][c]: row results of source row r0 + r for output element c; the column pass reads
    * the last KH of them. */
   uint h[KH][4];

@@ -267,6 +267,9 @@ INLINE uint imad_u32(uint a, uint b, uint c) {
 #else
 INLINE uint imad_u32(uint a, uint b, uint c) { return a * b + c; }
 #endif
+/* The constant c as a value no compiler can fold, for imad_u32's 1 and 0xFFFFFFFF: c plus the
+ * sign bit of `non_negative`, a kernel argument the caller knows is not negative (a row step). */
+INLINE uint opaque_u32(uint c, int non_negative) { return c + (uint)(non_negative >> 31); }
 
 /* An image argument is three kernel parameters: base pointer, offset and pitch in elements;
  * the host side (src/core/launch.hpp) passes them in that order. */

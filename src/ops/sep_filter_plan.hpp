@@ -11,7 +11,7 @@
 
 namespace plinth::detail {
 
-// MODE_* of kernels/sep_filter.cl: which arithmetic of OpenCV the kernel reproduces.
+// Which arithmetic of OpenCV the separable kernels reproduce (their -DMODE).
 enum class SepMode {  // values: kernels/sep_filter_modes.h, which the kernels read as -DMODE
   float_path = SEP_MODE_FLOAT,   // float rows and columns (fma chains in OpenCV's order)
   bit_exact = SEP_MODE_BITEXACT, // sepFilter2D u8 -> u8 with 8-bit fixed-point smoothing kernels
