@@ -358,24 +358,11 @@ INLINE float chain_sum(LOCAL const float* c, int len) {
  * one by one from 0. While every partial sum is an integer of magnitude <= 2^24 every conversion
  * and every addition is exact, so the chain's float is the exact integer sum, whatever the order.
  * Any partial sum lies in [-N, P], P the sum of the chain's positive terms and N that of its
- * negative ones, so P <= 2^24 and N <= 2^24 prove a chain exact (prove_chain, below, from the
- * work-items' shares in red); A's chains likewise. How the terms are dealt out and stored:
- * pyr_lk_records.h. */
+ * negative ones, so P <= 2^24 and N <= 2^24 prove a chain exact (lk_prove in pyr_lk_records.h,
+ * from the work-items' shares of P and N); A's chains likewise. How the terms are dealt out and
+ * stored: pyr_lk_records.h. */
 #define LK_EXACT_LIMIT (1 << 24)
 #define LK_LANE_CLAMP (1 << 25) /* per work-item sums are clamped here: 32 of them stay below 2^31 */
-
-/* Chain c's integer sum from red: the work-items first .. first + count - 1, P in row ip, -N in row
- * in (none if in < 0). exact[c]: proven exact (P, N <= 2^24); sums[c]: its float, exact when proven. */
-INLINE void prove_chain(LOCAL const int* red, int first, int count, int ip, int in, LOCAL float* sums, LOCAL int* exact,
-                        int c) {
-  int pos = 0, neg = 0;
-  for (int i = first; i < first + count; ++i) {
-    pos += red[ip * LK_GROUP + i];
-    if (in >= 0) neg += red[in * LK_GROUP + i];
-  }
-  exact[c] = pos <= LK_EXACT_LIMIT && neg >= -LK_EXACT_LIMIT ? 1 : 0;
-  sums[c] = (float)(pos + neg);
-}
 
 /* A from the group kernels' 15 chain sums (sums[c]: A11, A12, A22 of lane c % 4 for c < 12, their
  * scalar tails at 12-14), reduced in OpenCV's order. */
@@ -405,7 +392,7 @@ INLINE int lk_level_begin(int p, int lid, int level, int max_level, int use_init
                           ARRAY_PARAM(float, next_pts), ARRAY_PARAM(uchar, status), ARRAY_PARAM(float, err),
                           float half_x, float half_y, float* nx, float* ny, float* ox, float* oy, int* ipx, int* ipy,
                           int4* wp) {
-  const float scale = 1.0f / (float)(1 << level);
+  const float scale = as_float((127 - level) << 23); /* 2^-level, exactly (levels <= 30) */
   float prev_x = ARRAY_AT(prev_pts, 2 * p) * scale, prev_y = ARRAY_AT(prev_pts, 2 * p + 1) * scale;
   float next_x, next_y;
   if (level == max_level) {
@@ -605,12 +592,12 @@ INLINE void lk_group_level(int npoints, int level, int max_level, int use_initia
   int npoints, int level, int max_level, int use_initial_flow, int get_min_eig, int has_err, int win_w, int win_h,      \
       int max_count, double epsilon_sq, float min_eig_threshold, int cols, int rows, CONST_IMAGE_PARAM(uchar, I),        \
       CONST_IMAGE_PARAM(short, dI), CONST_IMAGE_PARAM(uchar, J), CONST_ARRAY_PARAM(float, prev_pts),                     \
-      ARRAY_PARAM(float, next_pts), ARRAY_PARAM(uchar, status), ARRAY_PARAM(float, err), LOCAL_PARAM(int4, rec),        \
-      LOCAL_PARAM(int4, terms)
+      ARRAY_PARAM(float, next_pts), ARRAY_PARAM(uchar, status), ARRAY_PARAM(float, err), LOCAL_PARAM(int4, lkmem),       \
+      GLOBAL const uint2* RESTRICT walk
 #define LK_RECORDS_ARGS                                                                                                  \
   npoints, level, max_level, use_initial_flow, get_min_eig, has_err, win_w, win_h, max_count, epsilon_sq,               \
       min_eig_threshold, cols, rows, I, I_offset, I_step, dI, dI_offset, dI_step, J, J_offset, J_step, prev_pts,         \
-      prev_pts_offset, next_pts, next_pts_offset, status, status_offset, err, err_offset, rec, terms
+      prev_pts_offset, next_pts, next_pts_offset, status, status_offset, err, err_offset, lkmem, walk
 
 /* Every b chain summed in OpenCV's order (method opencv). */
 KERNEL REQD_GROUP_SIZE(LK_GROUP, 1, 1) void pyr_lk_level_group(LK_GROUP_PARAMS) {
@@ -619,14 +606,16 @@ KERNEL REQD_GROUP_SIZE(LK_GROUP, 1, 1) void pyr_lk_level_group(LK_GROUP_PARAMS) 
   lk_group_level(LK_GROUP_ARGS, sums, parts);
 }
 
+/* red: the chains' shares where no warp shuffles prove them (lk_prove); with shuffles a word that
+ * nothing reads (less local memory, more work-groups an SM). */
+#define LK_RED_SIZE (LK_SHUFFLE_PROOF ? 1 : 4 * LK_GROUP)
+
 /* The b chains as integer sums where that is proven exact (method opencv_int_sums); tail_lanes:
  * the work-items given the scalar tail's elements (the host balances the classes). */
 KERNEL REQD_GROUP_SIZE(LK_GROUP, 1, 1) void pyr_lk_level_int_sums(LK_RECORDS_PARAMS, int tail_lanes, int steps) {
   LOCAL_MEM float sums[16];
-  LOCAL_MEM int parts[LK_GROUP];
-  LOCAL_MEM int red[4 * LK_GROUP];
-  LOCAL_MEM int exact[16];
-  lk_records_level(LK_RECORDS_ARGS, sums, parts, red, exact, tail_lanes, steps);
+  LOCAL_MEM int red[LK_RED_SIZE];
+  lk_records_level(LK_RECORDS_ARGS, sums, red, tail_lanes, steps);
 }
 
 /* Method opencv_fused: opencv_int_sums for levels top .. 0 (top < LK_FUSED_LEVELS) in one launch:
@@ -645,11 +634,9 @@ KERNEL REQD_GROUP_SIZE_RESIDENT(LK_GROUP, LK_RESIDENT) void pyr_lk_levels_int_su
     int npoints, int top, int max_level, int use_initial_flow, int get_min_eig, int has_err, int win_w, int win_h,
     int max_count, double epsilon_sq, float min_eig_threshold, LK_LEVEL_PARAMS(0), LK_LEVEL_PARAMS(1), LK_LEVEL_PARAMS(2),
     LK_LEVEL_PARAMS(3), CONST_ARRAY_PARAM(float, prev_pts), ARRAY_PARAM(float, next_pts), ARRAY_PARAM(uchar, status),
-    ARRAY_PARAM(float, err), LOCAL_PARAM(int4, rec), LOCAL_PARAM(int4, terms), int tail_lanes, int steps) {
+    ARRAY_PARAM(float, err), LOCAL_PARAM(int4, lkmem), GLOBAL const uint2* RESTRICT walk, int tail_lanes, int steps) {
   LOCAL_MEM float sums[16];
-  LOCAL_MEM int parts[LK_GROUP];
-  LOCAL_MEM int red[4 * LK_GROUP];
-  LOCAL_MEM int exact[16];
+  LOCAL_MEM int red[LK_RED_SIZE];
   for (int level = top; level >= 0; --level) {
     BARRIER_ALL();
 #define LK_PICK(name, part) \
@@ -662,6 +649,6 @@ KERNEL REQD_GROUP_SIZE_RESIDENT(LK_GROUP, LK_RESIDENT) void pyr_lk_levels_int_su
     const int J_offset = LK_PICK(J, _offset), J_step = LK_PICK(J, _step);
     const int cols = LK_PICK(cols, ), rows = LK_PICK(rows, );
 #undef LK_PICK
-    lk_records_level(LK_RECORDS_ARGS, sums, parts, red, exact, tail_lanes, steps);
+    lk_records_level(LK_RECORDS_ARGS, sums, red, tail_lanes, steps);
   }
 }

@@ -306,6 +306,16 @@ TEST(PyrLk, BadArgumentsThrow) {
   OpticalFlowPyramid wide;
   build_optical_flow_pyramid(queue(), img, wide, huge.win_size, 0);
   EXPECT_TRUE(throws_code([&] { calc_optical_flow_pyr_lk(queue(), wide, wide, pts, nxt, st, er, huge); }, ErrorCode::out_of_range));
+  // The integer-sum methods read a pixel's derivative pair as one 4-byte word: derivatives wrapped
+  // 2 bytes off their pixels are refused (opencv, which reads them by halves, takes them).
+  OpticalFlowPyramid shifted = pyr;
+  const DeviceImage& d0 = pyr.derivatives[0];
+  shifted.derivatives[0] = DeviceImage::wrap(context(), d0.native(), d0.width() - 1, d0.height(), d0.format(), d0.pitch(), d0.offset() + 2);
+  for (PyrLkMethod m : {PyrLkMethod::opencv_int_sums, PyrLkMethod::opencv_fused}) {
+    PyrLkParams p = params;
+    p.method = m;
+    EXPECT_TRUE(throws_code([&] { calc_optical_flow_pyr_lk(queue(), shifted, pyr, pts, nxt, st, er, p); }, ErrorCode::invalid_argument));
+  }
   // The host form: no points gives empty outputs.
   std::vector<Point2f> none_next{{1.0f, 2.0f}};
   std::vector<std::uint8_t> none_status{1};

@@ -33,7 +33,7 @@ constexpr std::size_t kPointGroup = 32;              // LK_GROUP in kernels/pyr_
 constexpr std::size_t kMaxPatchBytes = 24 * 1024;  // local memory of one point's window samples and terms
 // opencv_int_sums' local memory (records, staged window, terms): with the static arrays below the 48 KiB a CUDA launch
 // takes without opting in.
-constexpr std::size_t kMaxRecordsBytes = 46 * 1024;  // 41x41 takes 41,284
+constexpr std::size_t kMaxRecordsBytes = 46 * 1024;  // 41x41 takes 25,936
 // opencv_int_sums: a work-item's integer sums of up to this many products (each |diff * Ix| <=
 // 8160 * 4080) stay below 2^31.
 constexpr int kMaxClassElements = 60;
@@ -131,8 +131,8 @@ PyrLkMethod parse_pyr_lk_method(std::string_view text) {
 
 // automatic's switch from opencv_fused to opencv_int_sums, between the last count where fused
 // measured faster and the first where it measured slower (H200, CUDA, 1920x1080, 21x21, 3 levels,
-// 2026-11-28 10:45 UTC, the records layout: 20,000 points fused 707.7 us, int_sums 714.1; 40,000
-// 1,292.2 / 1,269.9; 10,000 410.2 / 431.5; 100,000 3,037.3 / 2,941.3).
+// 2026-11-29 01:16 UTC, the walk table and the shuffled proofs: 20,000 points fused 493.9 us,
+// int_sums 505.0; 40,000 865.6 / 855.2; 10,000 305.4 / 329.3; 100,000 1,983.0 / 1,908.1).
 constexpr std::int64_t kFusedBelowPoints = 30000;
 
 Event calc_optical_flow_pyr_lk(Queue& queue, const OpticalFlowPyramid& prev, const OpticalFlowPyramid& next,
@@ -181,13 +181,15 @@ Event calc_optical_flow_pyr_lk(Queue& queue, const OpticalFlowPyramid& prev, con
                           (local_memory == 0 || patch_bytes + terms_bytes + 1024 <= local_memory);
   const auto [tail_lanes, class_share] = int_sums_lanes(params.win_size);
   // opencv_int_sums / opencv_fused (kernels/pyr_lk_records.h): every work-item makes `steps` steps
-  // of two elements; local memory: a 16-byte template record and a 4-byte pair of staged-window
-  // indices a step, the staged window (4 bytes an element) and the 16-byte terms of a step.
+  // of two elements; local memory: a 16-byte template record a step, then an area that first holds
+  // the template's staged window (a 4-byte derivative pair and a byte of I a pixel, (w + 1) x
+  // (h + 1) pixels) and then J's staged window (4 bytes an element) and the steps' 4-byte pairs
+  // of differences.
   const std::size_t steps = static_cast<std::size_t>(class_share / 2);
-  const std::size_t records_bytes = (16 + 4) * kPointGroup * steps + 4 * win_w * win_h;
-  const std::size_t step_terms_bytes = 16 * kPointGroup * steps;
-  const bool int_sums_fits = class_share <= kMaxClassElements && records_bytes + step_terms_bytes <= kMaxRecordsBytes &&
-                             (local_memory == 0 || records_bytes + step_terms_bytes + 1024 <= local_memory);
+  const std::size_t area_bytes = std::max(4 * win_w * win_h + 4 * kPointGroup * steps, 5 * (win_w + 1) * (win_h + 1));
+  const std::size_t records_bytes = 16 * kPointGroup * steps + (area_bytes + 15) / 16 * 16;
+  const bool int_sums_fits = class_share <= kMaxClassElements && records_bytes <= kMaxRecordsBytes &&
+                             (local_memory == 0 || records_bytes + 1024 <= local_memory);
   // automatic on GPUs: where the integer sums apply, opencv_fused below kFusedBelowPoints and
   // opencv_int_sums from there; else opencv where its local memory fits, else opencv_item. Before
   // the records layout (kernels/pyr_lk_records.h) fused paid only below one round of resident
@@ -230,6 +232,12 @@ Event calc_optical_flow_pyr_lk(Queue& queue, const OpticalFlowPyramid& prev, con
     if (prev.levels[L].size() != next.levels[L].size()) {
       throw Error(ErrorCode::invalid_argument, op, "next", "level " + std::to_string(level) + " differs in size from prev's");
     }
+    // The integer-sum kernels read a pixel's derivative pair as one aligned 32-bit word.
+    const DeviceImage& d = prev.derivatives[L];
+    if (int_sums_method && (d.offset_elements() % 2 != 0 || d.pitch_elements() % 2 != 0)) {
+      throw Error(ErrorCode::invalid_argument, op, "prev",
+                  "level " + std::to_string(level) + "'s derivatives are not aligned to their 4-byte pixels");
+    }
   }
   const auto add_options = [&](detail::Launch& launch) {
     launch.arg(static_cast<int>((params.flags & OPTFLOW_USE_INITIAL_FLOW) != 0));
@@ -259,6 +267,15 @@ Event calc_optical_flow_pyr_lk(Queue& queue, const OpticalFlowPyramid& prev, con
     if (!first.valid()) first = e;
     last = e;
   };
+  // The integer-sum kernels' walk table (kernels/pyr_lk_records.h, pyr_lk_walk): which window
+  // elements each work-item's steps take, the same for every point and level; one small launch.
+  const detail::Buffer* walk = nullptr;
+  if (int_sums_method) {
+    walk = detail::scratch(queue, "pyr_lk.walk", 8 * kPointGroup * steps).buffer;
+    detail::Launch launch(queue, program, "pyr_lk_walk");
+    launch.buffer(*walk).arg(params.win_size.width).arg(params.win_size.height).arg(tail_lanes).arg(static_cast<int>(steps));
+    note(Event(launch.run(detail::range(kPointGroup), detail::range(kPointGroup))));
+  }
   for (int level = max_level; level > fused_top; --level) {
     const auto L = static_cast<std::size_t>(level);
     detail::Launch launch(queue, program,
@@ -269,7 +286,7 @@ Event calc_optical_flow_pyr_lk(Queue& queue, const OpticalFlowPyramid& prev, con
     add_images(launch, L);
     add_outputs(launch);
     if (int_sums_method) {
-      launch.local(records_bytes).local(step_terms_bytes).arg(tail_lanes).arg(static_cast<int>(steps));
+      launch.local(records_bytes).buffer(*walk).arg(tail_lanes).arg(static_cast<int>(steps));
       note(Event(launch.run(group_range, detail::range(kPointGroup))));
     } else if (grouped) {
       launch.local(patch_bytes).local(terms_bytes);
@@ -288,7 +305,7 @@ Event calc_optical_flow_pyr_lk(Queue& queue, const OpticalFlowPyramid& prev, con
       launch.arg(prev.levels[L].width()).arg(prev.levels[L].height());
     }
     add_outputs(launch);
-    launch.local(records_bytes).local(step_terms_bytes).arg(tail_lanes).arg(static_cast<int>(steps));
+    launch.local(records_bytes).buffer(*walk).arg(tail_lanes).arg(static_cast<int>(steps));
     note(Event(launch.run(group_range, detail::range(kPointGroup))));
   }
   return Event(first.first(), last.last());
