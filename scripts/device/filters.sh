@@ -8,16 +8,7 @@
 # BACKENDS (default "cuda:0 opencl,platform:nvidia"). The whole
 # suite: FILTER='*'. All test logs: $OUT/tests_logs.tgz.
 set -u
-c=$(pwd)/.carry/device
-OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
-work=$(mktemp -d); export PLINTH_CACHE_DIR=$work/cache
-export LD_LIBRARY_PATH=$c/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-if ldconfig -p | grep -q libnvidia-opencl.so.1; then  # NVIDIA's OpenCL is installed but not registered
-  mkdir -p "$work/vendors"; cp /etc/OpenCL/vendors/*.icd "$work/vendors/" 2>/dev/null
-  echo libnvidia-opencl.so.1 > "$work/vendors/nvidia.icd"; export OCL_ICD_VENDORS=$work/vendors
-fi
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-"$c/bin/plinth" devices
+. scripts/device/carried_env.sh
 filter=${FILTER:-'BoxFilter.*:GaussianBlur.*:SepFilter.*'}
 shards=${SHARDS:-8}
 # The backends at once, each in $shards gtest shards (the cold program cache makes the tests

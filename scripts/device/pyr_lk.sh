@@ -9,16 +9,7 @@
 # last path component), for experiments, e.g. PLINTH_KERNEL_DIR=$PWD/.carry/other_kernels (none=:
 # as built); EXTRA: a command run at the end (its output logged).
 set -u
-c=$(pwd)/.carry/device
-OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
-work=$(mktemp -d); export PLINTH_CACHE_DIR=$work/cache
-export LD_LIBRARY_PATH=$c/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-if ldconfig -p | grep -q libnvidia-opencl.so.1; then  # NVIDIA's OpenCL is installed but not registered
-  mkdir -p "$work/vendors"; cp /etc/OpenCL/vendors/*.icd "$work/vendors/" 2>/dev/null
-  echo libnvidia-opencl.so.1 > "$work/vendors/nvidia.icd"; export OCL_ICD_VENDORS=$work/vendors
-fi
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-"$c/bin/plinth" devices
+. scripts/device/carried_env.sh
 backends=${BACKENDS:-cuda:0 opencl,platform:nvidia}
 if [ -z "${SKIP_TESTS:-}" ]; then
   pids=()
