@@ -1,7 +1,8 @@
 /* Pyramidal Lucas-Kanade, OpenCV's method: pyr_lk_level (one work-item per point; method
  * opencv_item), pyr_lk_level_group (a work-group per point; opencv), pyr_lk_level_int_sums (the
  * same with integer sums where proven exact; opencv_int_sums) and pyr_lk_levels_int_sums (that for
- * several levels in one launch; opencv_fused). Host side: src/ops/pyr_lk.cpp. docs/tracking.md
+ * several levels in one launch; opencv_fused), whose walk table pyr_lk_walk makes
+ * (pyr_lk_records.h). Host side: src/ops/pyr_lk.cpp. docs/tracking.md
  * has the formulas. Built with PLINTH_NEED_FP64 (doubles for exact rounding, below); no other
  * options: one program serves every window size.
  *

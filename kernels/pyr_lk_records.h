@@ -7,7 +7,8 @@
  *    template is one 16-byte record a step, rec[t * LK_GROUP + lid] = {I*a << 16 | oa, I*b << 16 |
  *    ob, Ix*a | Ix*b << 16, Iy*a | Iy*b << 16}, with oa, ob the two elements' indices in J's staged
  *    window (so the loop computes no index). Steps past a class's elements hold records of zero
- *    derivatives (terms 0), so no work-item tests a bound in the loop;
+ *    derivatives (terms 0), so no work-item tests a bound in the loop. Which elements a step
+ *    takes is the same for every point and level: a table (pyr_lk_walk) made once a call;
  *  - the template is made from I's and dI's window staged in local memory first (rows of the
  *    window loaded whole: the loads of a warp are contiguous runs);
  *  - J's window is staged as one 32-bit word per element, the 2x2 bytes its bilinear sample reads
@@ -19,8 +20,8 @@
  *    LK_GROUP + lid] = da | db << 16; a chain not proven exact is summed in OpenCV's order from
  *    these and the records' derivatives (the same integer terms), converting each term to float
  *    as OpenCV does.
- * Local memory (one allocation, lk_layout): rec, then an area that holds the staged template while
- * the records are made and J's staged window and diffs after. */
+ * Local memory (one allocation, lkmem): rec, then an area that holds the staged template while
+ * the records are made and J's staged window and diffs after (lk_records_level). */
 
 /* c + a.lo16 * b.byte0 + a.hi16 * b.byte1 (lo) or with bytes 2, 3 (hi); a's halves signed (w11 can
  * be -1), b's bytes unsigned. Every partial sum here is below 2^23, so no form overflows. One
