@@ -127,7 +127,8 @@ TEST(PyrLk, WindowSizesMatchOpenCV) {
   const cv::Mat next = moved(prev, 2.6, -1.7, 1.5);
   const std::vector<Point2f> pts = test_points(prev.cols, prev.rows, 400, 2);
   for (cv::Size win : {cv::Size{3, 3}, cv::Size{5, 5}, cv::Size{7, 7}, cv::Size{8, 8}, cv::Size{9, 13}, cv::Size{12, 9},
-                       cv::Size{15, 15}, cv::Size{16, 16}, cv::Size{21, 21}, cv::Size{24, 17}, cv::Size{31, 31}}) {
+                       cv::Size{15, 15}, cv::Size{16, 16}, cv::Size{21, 21}, cv::Size{24, 17}, cv::Size{31, 31},
+                       cv::Size{41, 41}}) {  // 41x41: the largest window of the integer-sum methods
     SCOPED_TRACE(describe(win, 2));
     Track r;
     r.win = win;
