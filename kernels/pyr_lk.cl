@@ -19,6 +19,7 @@
  *    may compute inexactly in single precision, are done in double and rounded once to float,
  *    which is the correctly rounded float result. */
 #include "common/dialect.h"
+#include "common/scan.h"
 
 /* ---- OpenCV's tracker, one work-item per point and pyramid level ---------------------------- */
 
@@ -607,16 +608,16 @@ KERNEL REQD_GROUP_SIZE(LK_GROUP, 1, 1) void pyr_lk_level_group(LK_GROUP_PARAMS) 
   lk_group_level(LK_GROUP_ARGS, sums, parts);
 }
 
-/* red: the chains' shares where no warp shuffles prove them (lk_prove); with shuffles a word that
- * nothing reads (less local memory, more work-groups an SM). */
-#define LK_RED_SIZE (LK_SHUFFLE_PROOF ? 1 : 4 * LK_GROUP)
+/* slots: the warp scans' local memory where there are no warp shuffles (common/scan.h); with
+ * them a word that nothing reads (less local memory, more work-groups an SM). */
+#define LK_SLOTS (HAS_WARP_SHUFFLE ? 1 : LK_GROUP)
 
 /* The b chains as integer sums where that is proven exact (method opencv_int_sums); tail_lanes:
  * the work-items given the scalar tail's elements (the host balances the classes). */
 KERNEL REQD_GROUP_SIZE(LK_GROUP, 1, 1) void pyr_lk_level_int_sums(LK_RECORDS_PARAMS, int tail_lanes, int steps) {
   LOCAL_MEM float sums[16];
-  LOCAL_MEM int red[LK_RED_SIZE];
-  lk_records_level(LK_RECORDS_ARGS, sums, red, tail_lanes, steps);
+  LOCAL_MEM uint slots[LK_SLOTS];
+  lk_records_level(LK_RECORDS_ARGS, sums, slots, tail_lanes, steps);
 }
 
 /* Method opencv_fused: opencv_int_sums for levels top .. 0 (top < LK_FUSED_LEVELS) in one launch:
@@ -637,7 +638,7 @@ KERNEL REQD_GROUP_SIZE_RESIDENT(LK_GROUP, LK_RESIDENT) void pyr_lk_levels_int_su
     LK_LEVEL_PARAMS(3), CONST_ARRAY_PARAM(float, prev_pts), ARRAY_PARAM(float, next_pts), ARRAY_PARAM(uchar, status),
     ARRAY_PARAM(float, err), LOCAL_PARAM(int4, lkmem), GLOBAL const uint2* RESTRICT walk, int tail_lanes, int steps) {
   LOCAL_MEM float sums[16];
-  LOCAL_MEM int red[LK_RED_SIZE];
+  LOCAL_MEM uint slots[LK_SLOTS];
   for (int level = top; level >= 0; --level) {
     BARRIER_ALL();
 #define LK_PICK(name, part) \
@@ -650,6 +651,6 @@ KERNEL REQD_GROUP_SIZE_RESIDENT(LK_GROUP, LK_RESIDENT) void pyr_lk_levels_int_su
     const int J_offset = LK_PICK(J, _offset), J_step = LK_PICK(J, _step);
     const int cols = LK_PICK(cols, ), rows = LK_PICK(rows, );
 #undef LK_PICK
-    lk_records_level(LK_RECORDS_ARGS, sums, red, tail_lanes, steps);
+    lk_records_level(LK_RECORDS_ARGS, sums, slots, tail_lanes, steps);
   }
 }

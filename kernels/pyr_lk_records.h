@@ -23,27 +23,6 @@
  * Local memory (one allocation, lkmem): rec, then an area that holds the staged template while
  * the records are made and J's staged window and diffs after (lk_records_level). */
 
-/* c + a.lo16 * b.byte0 + a.hi16 * b.byte1 (lo) or with bytes 2, 3 (hi); a's halves signed (w11 can
- * be -1), b's bytes unsigned. Every partial sum here is below 2^23, so no form overflows. One
- * instruction (dp2a, sm_61 on) on NVIDIA GPUs under both backends (NVIDIA's OpenCL compiler takes
- * the PTX too: with plain arithmetic there, 100k points took 2,117 us against CUDA's 1,909; with
- * dp2a 1,944, docs/PERFORMANCE.md). */
-#if defined(PLINTH_NVIDIA) && PLINTH_NVIDIA_ARCH >= 61
-INLINE int dp2a_lo(int a, uint b, int c) {
-  int d;
-  __asm__("dp2a.lo.s32.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
-  return d;
-}
-INLINE int dp2a_hi(int a, uint b, int c) {
-  int d;
-  __asm__("dp2a.hi.s32.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
-  return d;
-}
-#else
-INLINE int dp2a_lo(int a, uint b, int c) { return c + (int)(short)(a & 0xffff) * (int)(b & 0xff) + (a >> 16) * (int)((b >> 8) & 0xff); }
-INLINE int dp2a_hi(int a, uint b, int c) { return c + (int)(short)(a & 0xffff) * (int)((b >> 16) & 0xff) + (a >> 16) * (int)(b >> 24); }
-#endif
-
 /* Two 16-bit fields of a word, sign-extended. */
 INLINE int lo16(int v) { return (int)(short)(v & 0xffff); }
 INLINE int hi16(int v) { return v >> 16; }
@@ -140,8 +119,9 @@ INLINE void stage_template(CONST_IMAGE_PARAM(uchar, I), CONST_IMAGE_PARAM(short,
   }
 }
 
-/* J* - I* of one element: the staged word q, weights wxy = w00 | w01 << 16, wzw = w10 | w11 << 16,
- * the element's record word e (I* << 16 | index). J* = (s + 2^8) >> 9 (OpenCV's descale). */
+/* J* - I* of one element: the staged word q, weights wxy = w00 | w01 << 16, wzw = w10 | w11 << 16
+ * (signed halves: w11 can be -1), the element's record word e (I* << 16 | index). J* = (s + 2^8)
+ * >> 9 (OpenCV's descale); every partial sum of the dot products stays below 2^23. */
 INLINE int quad_diff(uint q, int wxy, int wzw, int e) {
   return (dp2a_hi(wzw, q, dp2a_lo(wxy, q, 1 << (W_BITS - 6))) >> (W_BITS - 5)) - (e >> 16);
 }
@@ -230,52 +210,28 @@ INLINE int4 records_b_sums(LOCAL const int4* rec, LOCAL const uint* win, int4 w,
 /* Component k of v. */
 INLINE int lk_pick(int4 v, int k) { return k == 0 ? v.x : (k == 1 ? v.y : (k == 2 ? v.z : v.w)); }
 
+/* The sums of each component of v over work-items first .. first + n - 1 (0 for n <= 0), in every
+ * work-item: differences of two values of v's inclusive scan across the warp (common/scan.h: in
+ * registers with warp shuffles, else through slots with barriers, so every work-item calls it).
+ * Each component is clamped to 2^25, so no scanned value leaves int. */
+INLINE int4 lk_range_sums(int4 v, int lid, int first, int n, LOCAL uint* slots) {
+  v = as_int4(warp_inclusive_scan4_u32(as_uint4(v), lid, slots));
+  const int last = max(first + n - 1, 0), before = max(first - 1, 0);
+  const int4 hi = VEC4(int4, (int)warp_get_u32((uint)v.x, last, slots), (int)warp_get_u32((uint)v.y, last, slots),
+                       (int)warp_get_u32((uint)v.z, last, slots), (int)warp_get_u32((uint)v.w, last, slots));
+  const int4 lo = VEC4(int4, (int)warp_get_u32((uint)v.x, before, slots), (int)warp_get_u32((uint)v.y, before, slots),
+                       (int)warp_get_u32((uint)v.z, before, slots), (int)warp_get_u32((uint)v.w, before, slots));
+  return n <= 0 ? SPLAT(int4, 0) : (first > 0 ? hi - lo : hi);
+}
+
 /* Proves the chains exact from the work-items' shares (4 rows, one value each): for chain lane
  * lid (chain_lane), pos is the sum of row ip over work-items first .. first + n - 1 and neg that
  * of row in (none if in < 0); sums[lid] = (float)(pos + neg), exact when P <= 2^24 and N <= 2^24
- * (the return value; pyr_lk.cl says why, above LK_EXACT_LIMIT). Every work-item calls it. With warp
- * shuffles the rows are scanned across the warp in registers and a chain is the difference of two
- * scanned values; else they go through red (4 * LK_GROUP ints) and each chain lane adds its n. */
-#if !defined(LK_SHUFFLE_PROOF)
-#define LK_SHUFFLE_PROOF HAS_WARP_SHUFFLE
-#endif
-#if LK_SHUFFLE_PROOF
-INLINE int4 lk_shuffle_up4(int4 v, int d) {
-  return VEC4(int4, (int)warp_shuffle_up_u32((uint)v.x, d), (int)warp_shuffle_up_u32((uint)v.y, d),
-              (int)warp_shuffle_up_u32((uint)v.z, d), (int)warp_shuffle_up_u32((uint)v.w, d));
-}
-INLINE int4 lk_shuffle_idx4(int4 v, int lane) {
-  return VEC4(int4, (int)warp_shuffle_idx_u32((uint)v.x, lane), (int)warp_shuffle_idx_u32((uint)v.y, lane),
-              (int)warp_shuffle_idx_u32((uint)v.z, lane), (int)warp_shuffle_idx_u32((uint)v.w, lane));
-}
-#endif
-INLINE int lk_prove(int4 shares, LOCAL int* red, int lid, bool chain_lane, int first, int n, int ip, int in,
+ * (the return value; pyr_lk.cl says why, above LK_EXACT_LIMIT). Every work-item calls it. */
+INLINE int lk_prove(int4 shares, LOCAL uint* slots, int lid, bool chain_lane, int first, int n, int ip, int in,
                     LOCAL float* sums) {
-  int pos = 0, neg = 0;
-#if LK_SHUFFLE_PROOF
-  (void)red;
-  int4 scan = shares; /* inclusive prefix sums over the work-items: |each| <= 32 * 2^25 */
-  for (int d = 1; d < LK_GROUP; d <<= 1) {
-    const int4 u = lk_shuffle_up4(scan, d);
-    if (lid >= d) scan += u;
-  }
-  const int4 hi = lk_shuffle_idx4(scan, max(first + n - 1, 0)), lo = lk_shuffle_idx4(scan, max(first - 1, 0));
-  const int4 range = n <= 0 ? SPLAT(int4, 0) : (first > 0 ? hi - lo : hi);
-  pos = lk_pick(range, ip);
-  neg = in >= 0 ? lk_pick(range, in) : 0;
-#else
-  red[lid] = shares.x;
-  red[LK_GROUP + lid] = shares.y;
-  red[2 * LK_GROUP + lid] = shares.z;
-  red[3 * LK_GROUP + lid] = shares.w;
-  BARRIER_LOCAL();
-  if (chain_lane) {
-    for (int i = first; i < first + n; ++i) {
-      pos += red[ip * LK_GROUP + i];
-      if (in >= 0) neg += red[in * LK_GROUP + i];
-    }
-  }
-#endif
+  const int4 range = lk_range_sums(shares, lid, first, n, slots);
+  const int pos = lk_pick(range, ip), neg = in >= 0 ? lk_pick(range, in) : 0;
   if (chain_lane) sums[lid] = (float)(pos + neg);
   return pos <= LK_EXACT_LIMIT && neg >= -LK_EXACT_LIMIT ? 1 : 0;
 }
@@ -357,7 +313,7 @@ INLINE void lk_records_level(int npoints, int level, int max_level, int use_init
                              int rows, CONST_IMAGE_PARAM(uchar, I), CONST_IMAGE_PARAM(short, dI),
                              CONST_IMAGE_PARAM(uchar, J), CONST_ARRAY_PARAM(float, prev_pts),
                              ARRAY_PARAM(float, next_pts), ARRAY_PARAM(uchar, status), ARRAY_PARAM(float, err),
-                             LOCAL int4* lkmem, GLOBAL const uint2* RESTRICT walk, LOCAL float* sums, LOCAL int* red,
+                             LOCAL int4* lkmem, GLOBAL const uint2* RESTRICT walk, LOCAL float* sums, LOCAL uint* slots,
                              int tail_lanes, int steps) {
   const int p = GROUP_ID(0);
   const int lid = LOCAL_ID(0);
@@ -400,7 +356,7 @@ INLINE void lk_records_level(int npoints, int level, int max_level, int use_init
     const int4 shares = records_a_sums(rec, lid, steps);
     const int q = lid < 12 ? lid / 4 : min(lid - 12, 2);
     const int first = lid < 12 ? (lid % 4) * class_lanes : 4 * class_lanes, n = lid < 12 ? class_lanes : tail_lanes;
-    const int exact = lk_prove(shares, red, lid, lid < 15, first, n, q == 0 ? 0 : (q == 1 ? 1 : 3), q == 1 ? 2 : -1, sums);
+    const int exact = lk_prove(shares, slots, lid, lid < 15, first, n, q == 0 ? 0 : (q == 1 ? 1 : 3), q == 1 ? 2 : -1, sums);
     if (lid < 15 && !exact) sums[lid] = ordered_chain(rec, diffs, first, n, 2, lid < 12 ? 2 * lb : lt, q);
   }
   BARRIER_LOCAL();
@@ -433,7 +389,7 @@ INLINE void lk_records_level(int npoints, int level, int max_level, int use_init
     {
       const int comp = lid < 8 ? (lid & 1) : min(lid - 8, 1);
       const int first = lid < 8 ? (lid >> 1) * class_lanes : 4 * class_lanes, n = lid < 8 ? class_lanes : tail_lanes;
-      const int exact = lk_prove(shares, red, lid, lid < 10, first, n, 2 * comp, 2 * comp + 1, sums);
+      const int exact = lk_prove(shares, slots, lid, lid < 10, first, n, 2 * comp, 2 * comp + 1, sums);
       if (lid < 10 && !exact) sums[lid] = ordered_chain(rec, diffs, first, n, lid < 8 ? 1 : 2, lid < 8 ? lb : lt, 3 + comp);
     }
     BARRIER_LOCAL();

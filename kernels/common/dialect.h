@@ -267,6 +267,27 @@ INLINE uint imad_u32(uint a, uint b, uint c) {
 #else
 INLINE uint imad_u32(uint a, uint b, uint c) { return a * b + c; }
 #endif
+/* c + a.lo16 * b.byte0 + a.hi16 * b.byte1 (dp2a_lo) or with bytes 2, 3 (dp2a_hi): a's 16-bit halves
+ * signed, b's bytes unsigned (PTX dp2a.lo / dp2a.hi .s32.u32), modulo 2^32. One instruction on
+ * NVIDIA sm_61 and newer under both backends (NVIDIA's OpenCL compiler takes the PTX too: pyrLK's
+ * bilinear sums took 9% longer there as plain arithmetic, docs/PERFORMANCE.md); elsewhere plain
+ * arithmetic. */
+#if defined(PLINTH_NVIDIA) && PLINTH_NVIDIA_ARCH >= 61
+INLINE int dp2a_lo(int a, uint b, int c) {
+  int d;
+  __asm__("dp2a.lo.s32.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
+  return d;
+}
+INLINE int dp2a_hi(int a, uint b, int c) {
+  int d;
+  __asm__("dp2a.hi.s32.u32 %0, %1, %2, %3;" : "=r"(d) : "r"(a), "r"(b), "r"(c));
+  return d;
+}
+#else
+INLINE int dp2a_lo(int a, uint b, int c) { return c + (int)(short)(a & 0xffff) * (int)(b & 0xff) + (a >> 16) * (int)((b >> 8) & 0xff); }
+INLINE int dp2a_hi(int a, uint b, int c) { return c + (int)(short)(a & 0xffff) * (int)((b >> 16) & 0xff) + (a >> 16) * (int)(b >> 24); }
+#endif
+
 /* The constant c as a value no compiler can fold, for imad_u32's 1 and 0xFFFFFFFF: c plus the
  * sign bit of `non_negative`, a kernel argument the caller knows is not negative (a row step). */
 INLINE uint opaque_u32(uint c, int non_negative) { return c + (uint)(non_negative >> 31); }

@@ -30,6 +30,15 @@ INLINE ulong warp_shuffle_idx_u64(ulong v, int lane) {
     for (int d = 1; d < 32; d <<= 1) x += warp_up_##S(x, d, lane, slots);         \
     return x - v;                                                                  \
   }                                                                                \
+  /* Sum of lanes 0 .. lane (a predicated add a step: no selects). */              \
+  INLINE T warp_inclusive_scan_##S(T v, int lane, LOCAL T* slots) {                \
+    (void)slots;                                                                   \
+    for (int d = 1; d < 32; d <<= 1) {                                             \
+      const T r = warp_shuffle_up_##S(v, d);                                       \
+      if (lane >= d) v += r;                                                       \
+    }                                                                              \
+    return v;                                                                      \
+  }                                                                                \
   /* Sum over the warp, in every lane. */                                          \
   INLINE T warp_sum_##S(T v, LOCAL T* slots) {                                     \
     (void)slots;                                                                   \
@@ -64,6 +73,9 @@ INLINE ulong warp_shuffle_idx_u64(ulong v, int lane) {
     BARRIER_LOCAL();                                                               \
     return sum;                                                                    \
   }                                                                                \
+  INLINE T warp_inclusive_scan_##S(T v, int lane, LOCAL T* slots) {                \
+    return warp_exclusive_scan_##S(v, lane, slots) + v;                            \
+  }                                                                                \
   INLINE T warp_sum_##S(T v, LOCAL T* slots) {                                     \
     const int id = LOCAL_ID(0);                                                    \
     slots[id] = v;                                                                 \
@@ -77,5 +89,22 @@ INLINE ulong warp_shuffle_idx_u64(ulong v, int lane) {
 
 PLINTH_WARP_OPS(uint, u32)
 PLINTH_WARP_OPS(ulong, u64)
+
+/* Inclusive scans of four values per work-item at once (side by side, which keeps the registers of
+ * a tight kernel lower than four scans one after the other, and the additions predicated). */
+INLINE uint4 warp_inclusive_scan4_u32(uint4 v, int lane, LOCAL uint* slots) {
+#if HAS_WARP_SHUFFLE
+  (void)slots;
+  for (int d = 1; d < 32; d <<= 1) {
+    const uint4 r = VEC4(uint4, warp_shuffle_up_u32(v.x, d), warp_shuffle_up_u32(v.y, d), warp_shuffle_up_u32(v.z, d),
+                         warp_shuffle_up_u32(v.w, d));
+    if (lane >= d) v += r;
+  }
+  return v;
+#else
+  return VEC4(uint4, warp_inclusive_scan_u32(v.x, lane, slots), warp_inclusive_scan_u32(v.y, lane, slots),
+              warp_inclusive_scan_u32(v.z, lane, slots), warp_inclusive_scan_u32(v.w, lane, slots));
+#endif
+}
 
 #endif

@@ -4,7 +4,7 @@
 # cv::calcOpticalFlowPyrLK of OpenCV 4.6) on cuda:0 and on NVIDIA OpenCL at once, then
 # `plinth bench pyr_lk` at 1920x1080 on each backend. Test summaries go to $OUT/klt_<backend>.txt,
 # benchmarks to $OUT/pyr_lk_<backend><tag>.json. Knobs: BACKENDS (default "cuda:0
-# opencl,platform:nvidia"), BENCH_BACKENDS (default: cuda:0), RUNS (default 30), SKIP_TESTS=1,
+# opencl,platform:nvidia"), BENCH_BACKENDS (default: cuda:0; empty: no bench), RUNS (default 30), SKIP_TESTS=1,
 # VARIANTS: space-separated NAME=VALUE environment settings, one bench per entry (tag: the value's
 # last path component), for experiments, e.g. PLINTH_KERNEL_DIR=$PWD/.carry/other_kernels (none=:
 # as built); EXTRA: a command run at the end (its output logged).
@@ -26,7 +26,7 @@ if [ -z "${SKIP_TESTS:-}" ]; then
     cat "$OUT/klt_$1.txt"
   done
 fi
-for d in ${BENCH_BACKENDS:-cuda:0}; do
+for d in ${BENCH_BACKENDS-cuda:0}; do
   n=${d%%[:,]*}
   for v in ${VARIANTS:-none=}; do
     tag=; [ "$v" != none= ] && tag=_${v##*/}
