@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -48,6 +49,72 @@ TEST(DeviceMemory, AboveTheLargestAllocationIsOutOfMemoryNamingTheSize) {
       ADD_FAILURE() << "allocated a " << rows << "-row image above the largest allocation";
     } catch (const Error& e) {
       EXPECT_TRUE(out_of_memory_naming(e, rows * 32768 * 32));
+    }
+  }
+}
+
+// Page-locked host images (plain memory where the backend has no such thing): the constructor's
+// pitch, uploads and downloads through them, views, and memory that outlives the context it was
+// pinned for (the image keeps the device, whose driver frees it, alive).
+TEST(DeviceMemory, PageLockedHostImagesCarryPixelsAndOutliveTheirContext) {
+  const Format format{Depth::u8, 3};
+  HostImage in;
+  HostImage out;
+  {
+    Context context;
+    Queue queue(context);
+    in = HostImage::page_locked(context, 37, 5, format);
+    out = HostImage::page_locked(context, 37, 5, format);
+    EXPECT_EQ(in.pitch(), HostImage(37, 5, format).pitch());
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(in.data()) % 64, 0u);
+    for (int y = 0; y < 5; ++y) {
+      for (int x = 0; x < 37 * 3; ++x) in.row(y)[x] = static_cast<std::byte>(y * 131 + x);
+    }
+    DeviceImage device(context, 37, 5, format);
+    queue.upload(in, device);
+    queue.download(device, out).wait();
+    const HostImage part = HostImage::page_locked(context, 7, 2, format);
+    queue.download(device.view({3, 2, 7, 2}), part).wait();
+    for (int y = 0; y < 2; ++y) {
+      EXPECT_EQ(std::memcmp(part.row(y), in.row(y + 2) + 9, 21), 0) << "row " << y;
+    }
+  }
+  for (int y = 0; y < 5; ++y) EXPECT_EQ(std::memcmp(out.row(y), in.row(y), in.row_bytes()), 0) << "row " << y;
+  out = HostImage();  // freed after its context is gone
+  try {
+    (void)HostImage::page_locked(test::context(), 0, 5, format);
+    ADD_FAILURE() << "a 0x5 image was allocated";
+  } catch (const Error& e) {
+    EXPECT_EQ(e.code(), ErrorCode::out_of_range) << e.what();
+  }
+}
+
+// Uploads from ordinary (pageable) memory, queued back to back before any is waited for: views
+// whose rows are pitched, tight rows into pitched device rows, a row of 70,000 bytes, 4.4 MB.
+TEST(DeviceMemory, UploadsFromOrdinaryMemoryArriveWhole) {
+  struct Shape {
+    int width, height;
+    Format format;
+  };
+  const Shape shapes[] = {{1000, 300, {Depth::u8, 1}}, {70000, 3, {Depth::u8, 1}}, {333, 250, {Depth::u8, 3}},
+                          {17, 5, {Depth::u16, 2}},    {640, 480, {Depth::u8, 1}}, {1100, 1000, {Depth::f32, 1}}};
+  std::vector<HostImage> sources;
+  std::vector<DeviceImage> uploaded;
+  std::uint32_t seed = 71;
+  for (const Shape& shape : shapes) {
+    const HostImage wider = test::random_image(shape.width + 3, shape.height, shape.format, seed++);
+    sources.push_back(wider.view({2, 0, shape.width, shape.height}));
+    sources.push_back(test::random_image(shape.width, shape.height, shape.format, seed++));
+  }
+  for (const HostImage& host : sources) {
+    uploaded.emplace_back(test::context(), host.width(), host.height(), host.format());
+    test::queue().upload(host, uploaded.back());
+  }
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    const HostImage back = test::queue().download(uploaded[i]);
+    for (int y = 0; y < back.height(); ++y) {
+      ASSERT_EQ(std::memcmp(back.row(y), sources[i].row(y), back.row_bytes()), 0)
+          << "image " << i << " (" << back.width() << "x" << back.height() << "), row " << y;
     }
   }
 }

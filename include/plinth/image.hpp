@@ -21,6 +21,11 @@ class HostImage {
   HostImage() = default;
   // Allocates an image with a row pitch of width * pixel size rounded up to 64 bytes.
   HostImage(int width, int height, Format format);
+  // Allocates like the constructor, in page-locked (pinned) host memory where the context's
+  // backend has it (CUDA), else in plain memory. Uploads from it and downloads into it skip the
+  // driver's staging copy (cv::cuda::HostMem's PAGE_LOCKED); allocating it is slower, so keep
+  // and reuse it, for example one per frame in flight. It keeps the context's device alive.
+  static HostImage page_locked(const Context& context, int width, int height, Format format);
   // Views user memory without owning it; pitch in bytes, a multiple of the element size.
   static HostImage wrap(void* data, int width, int height, Format format, std::size_t pitch);
 

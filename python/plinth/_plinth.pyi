@@ -169,6 +169,11 @@ def from_dlpack(x: ArrayLike, queue: Queue | None = None) -> HostImage | DeviceI
     Adopts any DLPack array (NumPy, PyTorch, CuPy, JAX, plinth) of shape (h, w) or (h, w, c) without a copy: CPU memory becomes a HostImage, CUDA memory a DeviceImage (only on a CUDA queue: `queue`, default the default queue, whose stream the producer's pending work is ordered before). The array is kept alive.
     """
 
+def page_locked(width: int, height: int, dtype: Depth = 'u8', channels: int = 1, context: Context | None = None) -> object:
+    """
+    A NumPy array of shape (height, width) or (height, width, channels) in page-locked (pinned) host memory on a CUDA context (default: the default queue's), plain memory on OpenCL; rows padded to 64 bytes, contents undefined. Uploads from it (frames copied in with numpy.copyto) skip the driver's staging copy; allocating it is slow, so keep and reuse it.
+    """
+
 class HostImage:
     """A plinth view of a NumPy image's memory, without a copy."""
 

@@ -231,6 +231,15 @@ void register_core(nb::module_& m) {
         "CPU memory becomes a HostImage, CUDA memory a DeviceImage (only on a CUDA queue: `queue`, default the "
         "default queue, whose stream the producer's pending work is ordered before). The array is kept alive.");
 
+  m.def("page_locked", [](int width, int height, nb::handle dtype, int channels, std::optional<Context> context) {
+        const Context c = context ? *context : default_context();
+        return to_numpy(HostImage::page_locked(c, width, height, Format{dtype_depth(dtype), channels}));
+      }, "width"_a, "height"_a, "dtype"_a = "u8", "channels"_a = 1, "context"_a = nb::none(),
+      "A NumPy array of shape (height, width) or (height, width, channels) in page-locked (pinned) host memory "
+      "on a CUDA context (default: the default queue's), plain memory on OpenCL; rows padded to 64 bytes, "
+      "contents undefined. Uploads from it (frames copied in with numpy.copyto) skip the driver's staging copy; "
+      "allocating it is slow, so keep and reuse it.");
+
   nb::class_<PyHostImage>(m, "HostImage", "A plinth view of a NumPy image's memory, without a copy.")
       .def("__init__", [](PyHostImage* self, nb::object array) {
         HostImage view = host_view(array, "HostImage", "array");

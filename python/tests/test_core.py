@@ -59,6 +59,22 @@ def test_asynchronous_calls_with_events(rng):
     q.finish()
 
 
+def test_page_locked_arrays_carry_frames_both_ways(rng):
+    a = noise(rng, (37, 50, 3))
+    pinned = plinth.page_locked(50, 37, np.uint8, channels=3)
+    assert pinned.shape == (37, 50, 3) and pinned.dtype == np.uint8 and pinned.strides[0] % 64 == 0
+    np.copyto(pinned, a)
+    q = plinth.Queue()
+    d = q.upload(pinned)
+    back = plinth.page_locked(50, 37, np.uint8, channels=3)
+    assert q.download(d, out=back) is back
+    np.testing.assert_array_equal(back, a)
+    grey = plinth.page_locked(8, 2, np.float32)
+    assert grey.shape == (2, 8) and grey.dtype == np.float32
+    with pytest.raises(plinth.Error):
+        plinth.page_locked(0, 5)
+
+
 def test_device_image_allocation():
     d = plinth.DeviceImage(5, 4, np.float32, channels=2)
     assert d.shape == (4, 5, 2) and d.dtype == np.float32 and d.pitch >= 40

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <span>
 #include <string>
 #include <string_view>
@@ -121,7 +122,8 @@ class Device {
   // Host memory for results read back on every call: page-locked where the backend has it (a
   // read into pageable memory goes through the driver's staging buffer on CUDA), else plain.
   virtual std::shared_ptr<void> allocate_host(std::size_t bytes) {
-    return std::shared_ptr<void>(::operator new(bytes), [](void* p) { ::operator delete(p); });
+    return std::shared_ptr<void>(::operator new(bytes, std::align_val_t{64}),
+                                 [](void* p) { ::operator delete(p, std::align_val_t{64}); });
   }
   virtual std::shared_ptr<Buffer> wrap_buffer(void* native) = 0;
   // Compiles source; throws Error(kernel_build) with the build log on failure.

@@ -118,6 +118,28 @@ HostImage::HostImage(int width, int height, Format format) {
   pitch_ = pitch;
 }
 
+HostImage HostImage::page_locked(const Context& context, int width, int height, Format format) {
+  detail::check_geometry(width, height, format, "HostImage::page_locked", "size");
+  const std::size_t pitch = round_up(static_cast<std::size_t>(width) * format.pixel_size(), 64);
+  const std::size_t bytes = pitch * static_cast<std::size_t>(height);
+  // The memory goes before the device whose driver frees it (members die in reverse order).
+  struct Held {
+    std::shared_ptr<detail::Device> device;
+    std::shared_ptr<void> memory;
+  };
+  auto held = std::make_shared<Held>();
+  held->device = detail::context_state(context)->device;
+  held->memory = held->device->allocate_host(bytes);
+  HostImage image;
+  image.storage_ = std::shared_ptr<std::byte>(held, static_cast<std::byte*>(held->memory.get()));
+  image.data_ = image.storage_.get();
+  image.width_ = width;
+  image.height_ = height;
+  image.format_ = format;
+  image.pitch_ = pitch;
+  return image;
+}
+
 HostImage HostImage::wrap(void* data, int width, int height, Format format, std::size_t pitch) {
   if (data == nullptr) throw Error(ErrorCode::invalid_argument, "HostImage::wrap", "data", "is null");
   detail::check_geometry(width, height, format, "HostImage::wrap", "size");
