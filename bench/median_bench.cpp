@@ -29,6 +29,7 @@ bool applies(MedianMethod m, const Config& c) {
     case MedianMethod::histogram: return c.depth == Depth::u8;
     case MedianMethod::tiled: return c.ksize <= 9;
     case MedianMethod::sorted_rows_packed: return c.ksize == 3 && c.depth == Depth::u8 && c.channels != 3;
+    case MedianMethod::tiled_packed: return c.ksize <= 9 && (c.depth == Depth::u8 || c.depth == Depth::u16);
     case MedianMethod::plain: return false;  // the reference: far too slow to time at 4K
   }
   return false;
@@ -47,7 +48,7 @@ std::vector<Case> make_cases(Env& env) {
     auto src = std::make_shared<std::vector<DeviceImage>>(random_device_images(env, size, format, env.settings.input_sets, 0x3ed1a0 + static_cast<std::uint64_t>(c.ksize)));
     auto dst = std::make_shared<std::vector<DeviceImage>>(device_images(env, size, format, env.settings.input_sets));
     for (MedianMethod m : {MedianMethod::automatic, MedianMethod::sorted_columns, MedianMethod::network, MedianMethod::histogram,
-                           MedianMethod::tiled, MedianMethod::sorted_rows_packed}) {
+                           MedianMethod::tiled, MedianMethod::sorted_rows_packed, MedianMethod::tiled_packed}) {
       if (!applies(m, c)) continue;
       Case k;
       k.op = "median";

@@ -7,6 +7,7 @@
  *   TW                  outputs per work-item along x (median_columns3)
  *   PACKED_ROWS         output rows per work-item of median_sorted_rows_packed (even; u8, CN 1, 2, 4)
  *   TILE_X, TILE_Y      outputs per work-item of median_tiled (a network of median_networks.h)
+ *   TILE_PAIRS          median_tiled_packed instead: two tiles per work-item in 16-bit lanes (u8, u16)
  *   HIST_BITS           8 or 16 bits per histogram bin (median_histogram)
  * Every variant selects the element of rank M (0-based) among the KSIZE * KSIZE window values,
  * so all of them agree bit for bit. */
@@ -484,6 +485,17 @@ KERNEL void median_sorted_rows_packed(int width, int height, float border_value,
  * so that a warp's loads stay within a few cache lines for every channel count. Values are held
  * as 32-bit numbers (VAL_T): one min or max instruction each. */
 #ifdef TILE_X
+#ifdef TILE_PAIRS
+/* tiled_packed: the same network on two tiles at once, one value of each in the 16-bit lanes of
+ * a 32-bit word, so that one min_u16x2 / max_u16x2 of common/dialect.h (one instruction on
+ * NVIDIA sm_90 and newer) orders both. */
+#if SRC_DEPTH != DEPTH_U8 && SRC_DEPTH != DEPTH_U16
+#error "median_tiled_packed: u8 or u16"
+#endif
+#define VAL_T uint
+#define MN(a, b) min_u16x2(a, b)
+#define MX(a, b) max_u16x2(a, b)
+#else
 #if SRC_DEPTH == DEPTH_F32
 #define VAL_T float
 #elif SRC_DEPTH == DEPTH_S16
@@ -493,11 +505,68 @@ KERNEL void median_sorted_rows_packed(int width, int height, float border_value,
 #endif
 #define MN(a, b) min(a, b)
 #define MX(a, b) max(a, b)
+#endif
 #include "median_networks.h"
 
 #define TILE_W (TILE_X + KSIZE - 1)
 #define TILE_H (TILE_Y + KSIZE - 1)
 
+#ifdef TILE_PAIRS
+/* Two tiles a work-item: A at rows y0 .. y0 + TILE_Y - 1 in the low lanes, B just below it in the
+ * high lanes. Their windows read rows y0 - R .. y0 + 2 TILE_Y + R - 1, the last TILE_H for B, so
+ * a work-item loads TILE_H + TILE_Y rows for 2 TILE_Y output rows. */
+KERNEL void median_tiled_packed(int width, int height, float border_value, CONST_IMAGE_PARAM(SRC_T, src),
+                                IMAGE_PARAM(SRC_T, dst)) {
+  const int e = GLOBAL_ID(0);
+  const int tile = e / CN;
+  const int c = e - tile * CN;
+  const int x0 = tile * TILE_X;
+  const int y0 = GLOBAL_ID(1) * (2 * TILE_Y);
+  if (x0 >= width || y0 >= height) return;
+  uint v[(TILE_H + TILE_Y) * TILE_W]; /* the rows both tiles read, row-major */
+  if (x0 >= R && x0 + TILE_X + R <= width && y0 >= R && y0 + 2 * TILE_Y + R <= height) {
+    GLOBAL const SRC_T* base = src + src_offset + (y0 - R) * src_step + (x0 - R) * CN + c;
+#pragma unroll
+    for (int i = 0; i < TILE_H + TILE_Y; ++i) {
+#pragma unroll
+      for (int j = 0; j < TILE_W; ++j) v[i * TILE_W + j] = (uint)base[i * src_step + j * CN];
+    }
+  } else {
+    const uint fill = (uint)((SRC_T)border_value);
+    int column[TILE_W];
+#pragma unroll
+    for (int j = 0; j < TILE_W; ++j) column[j] = border_index(x0 - R + j, width, BORDER);
+#pragma unroll
+    for (int i = 0; i < TILE_H + TILE_Y; ++i) {
+      GLOBAL const SRC_T* row = source_row(src, src_offset, src_step, y0 - R + i, height);
+#pragma unroll
+      for (int j = 0; j < TILE_W; ++j) {
+        v[i * TILE_W + j] = (row == 0 || column[j] < 0) ? fill : (uint)row[column[j] * CN + c];
+      }
+    }
+  }
+  uint p[TILE_H * TILE_W];
+#pragma unroll
+  for (int k = 0; k < TILE_H * TILE_W; ++k) p[k] = v[k] | (v[k + TILE_Y * TILE_W] << 16);
+  uint o[TILE_X * TILE_Y];
+  median_tile_network(p, o);
+#pragma unroll
+  for (int pair = 0; pair < 2; ++pair) {
+    const int yt = y0 + pair * TILE_Y;
+    const bool whole = x0 + TILE_X <= width && yt + TILE_Y <= height;
+#pragma unroll
+    for (int i = 0; i < TILE_Y; ++i) {
+      if (whole || yt + i < height) {
+        GLOBAL SRC_T* out = dst + IMAGE_INDEX(dst, c, yt + i) + x0 * CN;
+#pragma unroll
+        for (int j = 0; j < TILE_X; ++j) {
+          if (whole || x0 + j < width) out[j * CN] = (SRC_T)(o[i * TILE_X + j] >> (16 * pair));
+        }
+      }
+    }
+  }
+}
+#else
 KERNEL void median_tiled(int width, int height, float border_value, CONST_IMAGE_PARAM(SRC_T, src),
                          IMAGE_PARAM(SRC_T, dst)) {
   const int e = GLOBAL_ID(0);
@@ -543,6 +612,7 @@ KERNEL void median_tiled(int width, int height, float border_value, CONST_IMAGE_
     }
   }
 }
+#endif /* TILE_PAIRS */
 #endif
 
 /* ---- histogram (u8): one work-item per column element walks down a band of rows ----------- */

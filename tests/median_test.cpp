@@ -186,6 +186,65 @@ TEST(Median, BorderModes) {
   EXPECT_TRUE(images_equal(expected(src, 5, BorderMode::constant, -12.5), run(src, options, false)));
 }
 
+// tiled_packed: tiled's networks on two tiles at once, the second below the first (rows of two
+// tiles per work-item: 4 for 3x3 to 9x9), for u8 (3x3 to 9x9) and u16 (3x3, 5x5) with 1 to 4
+// channels. Heights that end in
+// the first tile, in the second and after both; widths inside a tile; views; every border; the
+// extremes 0 and 255 / 65535 and few distinct values.
+TEST(Median, TiledPacked) {
+  std::uint32_t seed = 700;
+  const Size sizes[] = {{1, 1}, {3, 2}, {9, 3}, {11, 5}, {17, 6}, {37, 23}, {67, 41}};
+  for (const int ksize : {3, 5, 7, 9}) {
+    for (const Depth depth : {Depth::u8, Depth::u16}) {
+      for (const int channels : {1, 3}) {
+        if (depth == Depth::u16 && (channels != 1 || ksize > 5)) continue;  // OpenCV's u16: 3x3 and 5x5
+        if (channels != 1 && ksize != 5) continue;                             // programs are slow to build on CPUs
+        for (const Size size : sizes) {
+          SCOPED_TRACE(std::to_string(ksize) + " " + std::string(to_string(depth)) + "C" + std::to_string(channels) + " " +
+                       std::to_string(size.width) + "x" + std::to_string(size.height));
+          const HostImage src = random_image(size.width, size.height, Format{depth, channels}, seed++);
+          MedianOptions options;
+          options.ksize = ksize;
+          options.method = MedianMethod::tiled_packed;
+          EXPECT_TRUE(images_equal(expected(src, ksize, BorderMode::replicate, 0), run(src, options, (seed & 1) != 0)));
+        }
+      }
+    }
+  }
+  for (const BorderMode border : {BorderMode::constant, BorderMode::reflect, BorderMode::reflect_101, BorderMode::wrap}) {
+    const Depth depth = border == BorderMode::constant || border == BorderMode::wrap ? Depth::u16 : Depth::u8;
+    {
+      SCOPED_TRACE(std::string(to_string(border)) + " " + std::string(to_string(depth)));
+      const HostImage src = random_image(29, 17, Format{depth, 2}, seed++);
+      MedianOptions options;
+      options.ksize = 5;
+      options.border = border;
+      options.border_value = depth == Depth::u8 ? 255 : 65535;
+      options.method = MedianMethod::tiled_packed;
+      EXPECT_TRUE(images_equal(expected(src, 5, border, options.border_value), run(src, options, true)));
+    }
+  }
+  for (const Depth depth : {Depth::u8, Depth::u16}) {
+    const double top = depth == Depth::u8 ? 255 : 65535;
+    for (const double lo : {0.0, top - 1}) {
+      const HostImage src = random_image(70, 45, Format{depth, 4}, seed++, lo, lo + 1);
+      MedianOptions options;
+      options.ksize = 5;
+      options.method = MedianMethod::tiled_packed;
+      EXPECT_TRUE(images_equal(expected(src, 5, BorderMode::replicate, 0), run(src, options, false)))
+          << to_string(depth) << " values " << lo << "-" << lo + 1;
+    }
+  }
+  MedianOptions bad;
+  bad.ksize = 5;
+  bad.method = MedianMethod::tiled_packed;
+  EXPECT_TRUE(throws_code([&] { (void)median_blur(queue(), random_image(8, 8, Format{Depth::f32, 1}, 1), bad); },
+                          ErrorCode::invalid_argument));
+  bad.ksize = 11;
+  EXPECT_TRUE(throws_code([&] { (void)median_blur(queue(), random_image(8, 8, Format{Depth::u8, 1}, 1), bad); },
+                          ErrorCode::invalid_argument));
+}
+
 // sorted_rows_packed (3x3, u8, 1, 2 or 4 channels). Its work-items do 8 bytes (8 / channels
 // pixels) x 4 or 8 rows (8 rows from 512 work-items of 8 x 8 bytes per compute unit: PoCL's 2
 // give 65,536 bytes and up), load and store words where the rows sit on 4-byte boundaries and the

@@ -197,6 +197,9 @@ enum class MedianMethod {
   sorted_rows_packed,  // 3x3, u8, 1, 2 or 4 channels: each row of 3 sorted once and shared by the 3
                        // output rows that read it, two values per 32-bit register (16-bit lanes: one
                        // packed min/max orders both; native on NVIDIA sm_90 and newer)
+  tiled_packed,  // tiled on two tiles at once (one above the other), one value of each in the
+                 // 16-bit lanes of a register: one packed min/max orders both; u8 3x3 to 9x9, u16
+                 // 3x3 and 5x5; native on NVIDIA sm_90 and newer
 };
 
 std::string_view to_string(MedianMethod method) noexcept;

@@ -34,7 +34,7 @@ void setup(CLI::App& command, Globals& globals) {
   command.add_option("-k,--ksize", o->ksize, "window side, odd (u8: up to 255; u16, s16, f32: 3 or 5)");
   command.add_option("--border", o->border, "replicate (cv::medianBlur's), constant, reflect, reflect_101 or wrap");
   command.add_option("--border-value", o->border_value, "value of the constant border");
-  command.add_option("--method", o->method, "auto, plain, network, sorted_columns, histogram, tiled or sorted_rows_packed");
+  command.add_option("--method", o->method, "auto, plain, network, sorted_columns, histogram, tiled, sorted_rows_packed or tiled_packed");
   command.callback([o, &globals] { run(*o, globals); });
 }
 
