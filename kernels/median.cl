@@ -511,6 +511,50 @@ KERNEL void median_sorted_rows_packed(int width, int height, float border_value,
 #define TILE_W (TILE_X + KSIZE - 1)
 #define TILE_H (TILE_Y + KSIZE - 1)
 
+/* Channel c of source rows y0 - R .. y0 - R + rows - 1, columns x0 - R .. x0 - R + TILE_W - 1, into
+ * p row-major (`rows` a constant where it is inlined): plain loads where they all lie inside the
+ * image, else through the border. */
+INLINE void tile_source(CONST_IMAGE_PARAM(SRC_T, src), int width, int height, float border_value, int x0, int y0, int c,
+                        int rows, VAL_T* p) {
+  if (x0 >= R && x0 + TILE_X + R <= width && y0 >= R && y0 - R + rows <= height) {
+    GLOBAL const SRC_T* base = src + src_offset + (y0 - R) * src_step + (x0 - R) * CN + c;
+#pragma unroll
+    for (int i = 0; i < rows; ++i) {
+#pragma unroll
+      for (int j = 0; j < TILE_W; ++j) p[i * TILE_W + j] = (VAL_T)base[i * src_step + j * CN];
+    }
+  } else {
+    const VAL_T fill = (VAL_T)((SRC_T)border_value);
+    int column[TILE_W];
+#pragma unroll
+    for (int j = 0; j < TILE_W; ++j) column[j] = border_index(x0 - R + j, width, BORDER);
+#pragma unroll
+    for (int i = 0; i < rows; ++i) {
+      GLOBAL const SRC_T* row = source_row(src, src_offset, src_step, y0 - R + i, height);
+#pragma unroll
+      for (int j = 0; j < TILE_W; ++j) {
+        p[i * TILE_W + j] = (row == 0 || column[j] < 0) ? fill : (VAL_T)row[column[j] * CN + c];
+      }
+    }
+  }
+}
+
+/* A tile's outputs o (TILE_Y rows of TILE_X, channel c) at (x0, y0); whole tiles store without
+ * per-output checks. */
+INLINE void tile_store(IMAGE_PARAM(SRC_T, dst), int width, int height, int x0, int y0, int c, const VAL_T* o) {
+  const bool whole = x0 + TILE_X <= width && y0 + TILE_Y <= height;
+#pragma unroll
+  for (int i = 0; i < TILE_Y; ++i) {
+    if (whole || y0 + i < height) {
+      GLOBAL SRC_T* out = dst + IMAGE_INDEX(dst, c, y0 + i) + x0 * CN;
+#pragma unroll
+      for (int j = 0; j < TILE_X; ++j) {
+        if (whole || x0 + j < width) out[j * CN] = (SRC_T)o[i * TILE_X + j];
+      }
+    }
+  }
+}
+
 #ifdef TILE_PAIRS
 /* Two tiles a work-item: A at rows y0 .. y0 + TILE_Y - 1 in the low lanes, B just below it in the
  * high lanes. Their windows read rows y0 - R .. y0 + 2 TILE_Y + R - 1, the last TILE_H for B, so
@@ -523,48 +567,19 @@ KERNEL void median_tiled_packed(int width, int height, float border_value, CONST
   const int x0 = tile * TILE_X;
   const int y0 = GLOBAL_ID(1) * (2 * TILE_Y);
   if (x0 >= width || y0 >= height) return;
-  uint v[(TILE_H + TILE_Y) * TILE_W]; /* the rows both tiles read, row-major */
-  if (x0 >= R && x0 + TILE_X + R <= width && y0 >= R && y0 + 2 * TILE_Y + R <= height) {
-    GLOBAL const SRC_T* base = src + src_offset + (y0 - R) * src_step + (x0 - R) * CN + c;
-#pragma unroll
-    for (int i = 0; i < TILE_H + TILE_Y; ++i) {
-#pragma unroll
-      for (int j = 0; j < TILE_W; ++j) v[i * TILE_W + j] = (uint)base[i * src_step + j * CN];
-    }
-  } else {
-    const uint fill = (uint)((SRC_T)border_value);
-    int column[TILE_W];
-#pragma unroll
-    for (int j = 0; j < TILE_W; ++j) column[j] = border_index(x0 - R + j, width, BORDER);
-#pragma unroll
-    for (int i = 0; i < TILE_H + TILE_Y; ++i) {
-      GLOBAL const SRC_T* row = source_row(src, src_offset, src_step, y0 - R + i, height);
-#pragma unroll
-      for (int j = 0; j < TILE_W; ++j) {
-        v[i * TILE_W + j] = (row == 0 || column[j] < 0) ? fill : (uint)row[column[j] * CN + c];
-      }
-    }
-  }
+  uint v[(TILE_H + TILE_Y) * TILE_W]; /* the rows both tiles read */
+  tile_source(src, src_offset, src_step, width, height, border_value, x0, y0, c, TILE_H + TILE_Y, v);
   uint p[TILE_H * TILE_W];
 #pragma unroll
   for (int k = 0; k < TILE_H * TILE_W; ++k) p[k] = v[k] | (v[k + TILE_Y * TILE_W] << 16);
-  uint o[TILE_X * TILE_Y];
+  uint o[TILE_X * TILE_Y], lane[TILE_X * TILE_Y];
   median_tile_network(p, o);
 #pragma unroll
-  for (int pair = 0; pair < 2; ++pair) {
-    const int yt = y0 + pair * TILE_Y;
-    const bool whole = x0 + TILE_X <= width && yt + TILE_Y <= height;
+  for (int k = 0; k < TILE_X * TILE_Y; ++k) lane[k] = o[k] & 0xFFFFu;
+  tile_store(dst, dst_offset, dst_step, width, height, x0, y0, c, lane);
 #pragma unroll
-    for (int i = 0; i < TILE_Y; ++i) {
-      if (whole || yt + i < height) {
-        GLOBAL SRC_T* out = dst + IMAGE_INDEX(dst, c, yt + i) + x0 * CN;
-#pragma unroll
-        for (int j = 0; j < TILE_X; ++j) {
-          if (whole || x0 + j < width) out[j * CN] = (SRC_T)(o[i * TILE_X + j] >> (16 * pair));
-        }
-      }
-    }
-  }
+  for (int k = 0; k < TILE_X * TILE_Y; ++k) lane[k] = o[k] >> 16;
+  tile_store(dst, dst_offset, dst_step, width, height, x0, y0 + TILE_Y, c, lane);
 }
 #else
 KERNEL void median_tiled(int width, int height, float border_value, CONST_IMAGE_PARAM(SRC_T, src),
@@ -576,41 +591,10 @@ KERNEL void median_tiled(int width, int height, float border_value, CONST_IMAGE_
   const int y0 = GLOBAL_ID(1) * TILE_Y;
   if (x0 >= width || y0 >= height) return;
   VAL_T p[TILE_H * TILE_W];
-  if (x0 >= R && x0 + TILE_X + R <= width && y0 >= R && y0 + TILE_Y + R <= height) {
-    GLOBAL const SRC_T* base = src + src_offset + (y0 - R) * src_step + (x0 - R) * CN + c;
-#pragma unroll
-    for (int i = 0; i < TILE_H; ++i) {
-#pragma unroll
-      for (int j = 0; j < TILE_W; ++j) p[i * TILE_W + j] = (VAL_T)base[i * src_step + j * CN];
-    }
-  } else {
-    const VAL_T fill = (VAL_T)((SRC_T)border_value);
-    int column[TILE_W];
-#pragma unroll
-    for (int j = 0; j < TILE_W; ++j) column[j] = border_index(x0 - R + j, width, BORDER);
-#pragma unroll
-    for (int i = 0; i < TILE_H; ++i) {
-      GLOBAL const SRC_T* row = source_row(src, src_offset, src_step, y0 - R + i, height);
-#pragma unroll
-      for (int j = 0; j < TILE_W; ++j) {
-        p[i * TILE_W + j] = (row == 0 || column[j] < 0) ? fill : (VAL_T)row[column[j] * CN + c];
-      }
-    }
-  }
+  tile_source(src, src_offset, src_step, width, height, border_value, x0, y0, c, TILE_H, p);
   VAL_T o[TILE_X * TILE_Y];
   median_tile_network(p, o);
-  /* Whole tiles store without per-output checks. */
-  const bool whole = x0 + TILE_X <= width && y0 + TILE_Y <= height;
-#pragma unroll
-  for (int i = 0; i < TILE_Y; ++i) {
-    if (whole || y0 + i < height) {
-      GLOBAL SRC_T* out = dst + IMAGE_INDEX(dst, c, y0 + i) + x0 * CN;
-#pragma unroll
-      for (int j = 0; j < TILE_X; ++j) {
-        if (whole || x0 + j < width) out[j * CN] = (SRC_T)o[i * TILE_X + j];
-      }
-    }
-  }
+  tile_store(dst, dst_offset, dst_step, width, height, x0, y0, c, o);
 }
 #endif /* TILE_PAIRS */
 #endif
