@@ -7,7 +7,6 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <new>
 #include <span>
 #include <string>
 #include <string_view>
@@ -119,12 +118,10 @@ class Device {
   virtual ~Device() = default;
   virtual const DeviceInfo& info() const = 0;
   virtual std::shared_ptr<Buffer> allocate(std::size_t bytes) = 0;
-  // Host memory for results read back on every call: page-locked where the backend has it (a
-  // read into pageable memory goes through the driver's staging buffer on CUDA), else plain.
-  virtual std::shared_ptr<void> allocate_host(std::size_t bytes) {
-    return std::shared_ptr<void>(::operator new(bytes, std::align_val_t{64}),
-                                 [](void* p) { ::operator delete(p, std::align_val_t{64}); });
-  }
+  // Host memory for results read back on every call and for HostImage::page_locked: page-locked
+  // where the backend has it (a transfer with pageable memory goes through the driver's staging
+  // buffer on CUDA), else plain; 64-byte aligned. Error(out_of_memory) where there is none.
+  virtual std::shared_ptr<void> allocate_host(std::size_t bytes);
   virtual std::shared_ptr<Buffer> wrap_buffer(void* native) = 0;
   // Compiles source; throws Error(kernel_build) with the build log on failure.
   virtual std::shared_ptr<Program> build(std::string_view source, std::string_view options,

@@ -1,7 +1,9 @@
 #include "plinth/image.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <new>
 #include <string>
 
@@ -14,6 +16,20 @@ namespace plinth {
 namespace {
 
 std::size_t round_up(std::size_t value, std::size_t multiple) { return (value + multiple - 1) / multiple * multiple; }
+
+// A host image's row pitch: its pixels' bytes rounded up to 64.
+std::size_t host_pitch(int width, Format format) {
+  return round_up(static_cast<std::size_t>(width) * format.pixel_size(), 64);
+}
+
+// Plain host memory, 64-byte aligned.
+std::shared_ptr<void> plain_host_memory(std::size_t bytes, const char* op) {
+  void* memory = std::aligned_alloc(64, round_up(std::max<std::size_t>(bytes, 1), 64));
+  if (memory == nullptr) {
+    throw Error(ErrorCode::out_of_memory, op, "size", "cannot allocate " + std::to_string(bytes) + " bytes");
+  }
+  return std::shared_ptr<void>(memory, [](void* p) { std::free(p); });
+}
 
 void check_region(Rect region, int width, int height, std::string_view op) {
   if (region.width <= 0 || region.height <= 0 || region.x < 0 || region.y < 0 ||
@@ -35,6 +51,8 @@ void check_pitch(std::size_t pitch, int width, Format format, std::string_view o
 }  // namespace
 
 namespace detail {
+
+std::shared_ptr<void> Device::allocate_host(std::size_t bytes) { return plain_host_memory(bytes, "allocate_host"); }
 
 void check_geometry(int width, int height, Format format, std::string_view op, std::string_view arg) {
   if (format.channels < 1 || format.channels > 4) {
@@ -104,13 +122,9 @@ void check_no_overlap(const DeviceImage& a, const DeviceImage& b, std::string_vi
 
 HostImage::HostImage(int width, int height, Format format) {
   detail::check_geometry(width, height, format, "HostImage", "size");
-  const std::size_t pitch = round_up(static_cast<std::size_t>(width) * format.pixel_size(), 64);
-  const std::size_t bytes = pitch * static_cast<std::size_t>(height);
-  void* memory = std::aligned_alloc(64, bytes);
-  if (memory == nullptr) {
-    throw Error(ErrorCode::out_of_memory, "HostImage", "size", "cannot allocate " + std::to_string(bytes) + " bytes");
-  }
-  storage_ = std::shared_ptr<std::byte>(static_cast<std::byte*>(memory), [](std::byte* p) { std::free(p); });
+  const std::size_t pitch = host_pitch(width, format);
+  const std::shared_ptr<void> memory = plain_host_memory(pitch * static_cast<std::size_t>(height), "HostImage");
+  storage_ = std::shared_ptr<std::byte>(memory, static_cast<std::byte*>(memory.get()));
   data_ = storage_.get();
   width_ = width;
   height_ = height;
@@ -120,7 +134,7 @@ HostImage::HostImage(int width, int height, Format format) {
 
 HostImage HostImage::page_locked(const Context& context, int width, int height, Format format) {
   detail::check_geometry(width, height, format, "HostImage::page_locked", "size");
-  const std::size_t pitch = round_up(static_cast<std::size_t>(width) * format.pixel_size(), 64);
+  const std::size_t pitch = host_pitch(width, format);
   const std::size_t bytes = pitch * static_cast<std::size_t>(height);
   // The memory goes before the device whose driver frees it (members die in reverse order).
   struct Held {
