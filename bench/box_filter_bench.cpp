@@ -60,7 +60,13 @@ std::vector<Case> cases(Env& env) {
   out.push_back(box_case(env, u8, BoxFilterMethod::registers, {31, 31}, "u8 31x31"));
   out.push_back(box_case(env, u8, BoxFilterMethod::local_scan, {31, 31}, "u8 31x31"));
   out.push_back(box_case(env, u8, BoxFilterMethod::direct, {31, 31}, "u8 31x31"));
+  out.push_back(box_case(env, u8, BoxFilterMethod::wide_rows, {8, 8}, "u8 8x8"));
   out.push_back(box_case(env, u8, BoxFilterMethod::automatic, {3, 3}, "u8 3x3"));
+  out.push_back(box_case(env, u8, BoxFilterMethod::tiled, {3, 3}, "u8 3x3"));
+  out.push_back(box_case(env, u8, BoxFilterMethod::wide_rows, {3, 3}, "u8 3x3"));
+  out.push_back(box_case(env, u8, BoxFilterMethod::automatic, {5, 5}, "u8 5x5"));
+  out.push_back(box_case(env, u8, BoxFilterMethod::tiled, {5, 5}, "u8 5x5"));
+  out.push_back(box_case(env, u8, BoxFilterMethod::wide_rows, {5, 5}, "u8 5x5"));
   out.push_back(box_case(env, u8, BoxFilterMethod::automatic, {15, 15}, "u8 15x15"));
   out.push_back(box_case(env, u8, BoxFilterMethod::tiled, {15, 15}, "u8 15x15"));
   out.push_back(box_case(env, u8, BoxFilterMethod::vector_strips, {15, 15}, "u8 15x15"));
@@ -69,6 +75,7 @@ std::vector<Case> cases(Env& env) {
   const auto rgba = make_images(env, Format{Depth::u8, 4});
   out.push_back(box_case(env, rgba, BoxFilterMethod::automatic, {8, 8}, "u8x4 8x8"));
   out.push_back(box_case(env, rgba, BoxFilterMethod::tiled, {8, 8}, "u8x4 8x8"));
+  out.push_back(box_case(env, rgba, BoxFilterMethod::wide_rows, {8, 8}, "u8x4 8x8"));
   out.push_back(box_case(env, rgba, BoxFilterMethod::vector_strips, {8, 8}, "u8x4 8x8"));
   out.push_back(box_case(env, rgba, BoxFilterMethod::local_scan, {8, 8}, "u8x4 8x8"));
   out.push_back(box_case(env, rgba, BoxFilterMethod::registers, {8, 8}, "u8x4 8x8"));

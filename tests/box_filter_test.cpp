@@ -268,6 +268,51 @@ TEST(BoxFilter, Tiled) {
   }
 }
 
+// wide_rows: warps of one and several spans' worth each way (a warp stores 480 elements of a row),
+// spans inside the image (16-byte loads) and at its edges (words or elements through the
+// border), rows on and off 16-byte boundaries (pad 16 against 3), heights that end inside a
+// work-item's 4 rows, channels, output depths, anchors, windows up to its limits.
+TEST(BoxFilter, WideRows) {
+  sweep(BoxFilterMethod::wide_rows,
+        {
+            {{3, 3}, {Depth::u8, 1}, {}, true},             // the benchmark's case: one store a span
+            {{5, 5}, {Depth::u8, 1}, {}, true},
+            {{3, 3}, {Depth::u8, 4}, {}, true},             // four channels: a halo word each side
+            {{3, 3}, {Depth::u8, 3}, {}, false},            // pixels straddle words; plain sums saturate
+            {{5, 3}, {Depth::u8, 1}, Depth::f32, true},     // float scaling, 4-float stores
+            {{1, 1}, {Depth::u8, 2}, Depth::s16, true},     // no halo
+            {{9, 9}, {Depth::u8, 4}, Depth::s32, false},    // its limits: 16 elements each side, 9 rows
+        },
+        {{1, 1}, {6, 3}, {61, 37}, {1001, 150}}, 2900);
+}
+
+TEST(BoxFilter, WideRowsShapes) {
+  // Anchors off the centre, in every border mode: the halo differs on each side.
+  anchors(BoxFilterMethod::wide_rows, random_image(977, 41, Format{Depth::u8, 1}, 2990), Anchor{6, 2});
+  // Widths around a warp's 480 elements and a group's 1920; every window width of one channel.
+  std::mt19937 rng(2995);
+  for (const int width : {479, 480, 481, 1919, 1921}) {
+    const HostImage src = random_image(width, 9, Format{Depth::u8, 1}, 3000 + width);
+    for (int kw = 1; kw <= 17; kw += 4) {
+      BoxFilterOptions o;
+      o.ksize = {kw, 3};
+      o.method = BoxFilterMethod::wide_rows;
+      o.border = kBorders[rng() % 4];
+      check_case(src, o, 16, 16);
+      check_case(src, o);
+    }
+  }
+  // All-255 windows: the largest packed sums and the fixed-point mean's top byte.
+  HostImage white(530, 20, Format{Depth::u8, 1});
+  for (int y = 0; y < white.height(); ++y) std::fill_n(white.row_as<std::uint8_t>(y), white.width(), 255);
+  for (const Size k : {Size{3, 3}, Size{9, 9}, Size{15, 7}}) {
+    BoxFilterOptions o;
+    o.ksize = k;
+    o.method = BoxFilterMethod::wide_rows;
+    check_case(white, o, 16, 16);
+  }
+}
+
 TEST(BoxFilter, LargeImage) {
   const HostImage src = random_image(1031, 517, Format{Depth::u8, 1}, 41);
   for (const Size k : {Size{8, 8}, Size{31, 31}, Size{255, 3}}) {
@@ -327,6 +372,14 @@ TEST(BoxFilter, Errors) {
   EXPECT_TRUE(throws_code([&] { run(o); }, ErrorCode::invalid_argument));
   o.ksize = {3, 65};
   EXPECT_TRUE(throws_code([&] { run(o); }, ErrorCode::invalid_argument));
+  o.method = BoxFilterMethod::wide_rows;
+  for (const Size k : {Size{3, 10}, Size{35, 3}, Size{29, 9}}) {  // rows, halo, sums beyond 16 bits
+    o.ksize = k;
+    EXPECT_TRUE(throws_code([&] { run(o); }, ErrorCode::invalid_argument));
+  }
+  o.ksize = {3, 3};
+  o.anchor = {2, 1};  // 2 elements left of the anchor, none right: allowed
+  EXPECT_NO_THROW(run(o));
   o = {};
   EXPECT_TRUE(throws_code(
       [&] {

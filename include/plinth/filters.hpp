@@ -45,7 +45,8 @@ struct Anchor {
 // ---- Box filter (cv::boxFilter, cv::blur) -----------------------------------------------------
 
 enum class BoxFilterMethod {
-  automatic,      // GPUs: tiled where it applies, else local_scan; CPUs: see docs/filters.md
+  automatic,      // GPUs: wide_rows or tiled where they apply (docs/filters.md), else local_scan;
+                  // CPUs: see docs/filters.md
   registers,      // running sums down columns and along rows, all in registers; narrow windows only
   local_scan,     // running sums down columns in registers, prefix sums along rows in local memory
   two_pass_8x8,   // the Adreno case study: 2x2 sums, then 16 of them; 8x8 normalized u8 only
@@ -54,9 +55,12 @@ enum class BoxFilterMethod {
                   // aligned vector loads, running sums in registers; small windows only
   tiled,          // a work-group's source tile in local memory, packed running sums per word of
                   // 4 outputs; u8 sources, windows of at most 64 rows, (width - 1) x channels <= 38
+  wide_rows,      // a span of 16 elements of 4 rows per work-item, one 16-byte load a row, the halo
+                  // from the work-items beside; u8 sources, windows of at most 9 rows whose sums fit
+                  // 16 bits, at most 16 elements each side of the anchor
 };
 std::string_view to_string(BoxFilterMethod method) noexcept;
-// Parses "auto", "tiled", "registers", "local_scan", "two_pass_8x8", "direct" or "vector_strips".
+// Parses "auto", "wide_rows", "tiled", "registers", "local_scan", "two_pass_8x8", "direct" or "vector_strips".
 BoxFilterMethod parse_box_filter_method(std::string_view text);
 
 inline constexpr int box_filter_max_ksize = 255;

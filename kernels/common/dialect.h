@@ -175,6 +175,11 @@ INLINE uint warp_shuffle_up_u32(uint v, int delta) {
   __asm__ volatile("shfl.sync.up.b32 %0, %1, %2, 0, 0xffffffff;" : "=r"(r) : "r"(v), "r"(delta));
   return r;
 }
+INLINE uint warp_shuffle_down_u32(uint v, int delta) {
+  uint r;
+  __asm__ volatile("shfl.sync.down.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(v), "r"(delta));
+  return r;
+}
 INLINE uint warp_shuffle_xor_u32(uint v, int mask) {
   uint r;
   __asm__ volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(v), "r"(mask));

@@ -33,7 +33,7 @@ void setup(CLI::App& command, Globals& globals) {
   command.add_option("--anchor", o->anchor, "anchor X,Y inside the window (default: the centre)");
   command.add_option("--border", o->border, "constant, replicate, reflect or reflect_101 (default)");
   command.add_option("--ddepth", o->ddepth, "output depth: u8, u16, s16, s32, f32, f64 (default: the input's)");
-  command.add_option("--method", o->method, "auto, tiled, registers, local_scan, two_pass_8x8, direct or vector_strips");
+  command.add_option("--method", o->method, "auto, wide_rows, tiled, registers, local_scan, two_pass_8x8, direct or vector_strips");
   command.callback([o, &globals] { run(*o, globals); });
 }
 
