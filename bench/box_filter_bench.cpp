@@ -76,9 +76,18 @@ std::vector<Case> cases(Env& env) {
   out.push_back(box_case(env, rgba, BoxFilterMethod::automatic, {8, 8}, "u8x4 8x8"));
   out.push_back(box_case(env, rgba, BoxFilterMethod::tiled, {8, 8}, "u8x4 8x8"));
   out.push_back(box_case(env, rgba, BoxFilterMethod::wide_rows, {8, 8}, "u8x4 8x8"));
+  out.push_back(box_case(env, rgba, BoxFilterMethod::tiled, {3, 3}, "u8x4 3x3"));
+  out.push_back(box_case(env, rgba, BoxFilterMethod::wide_rows, {3, 3}, "u8x4 3x3"));
   out.push_back(box_case(env, rgba, BoxFilterMethod::vector_strips, {8, 8}, "u8x4 8x8"));
   out.push_back(box_case(env, rgba, BoxFilterMethod::local_scan, {8, 8}, "u8x4 8x8"));
   out.push_back(box_case(env, rgba, BoxFilterMethod::registers, {8, 8}, "u8x4 8x8"));
+  const auto rgb = make_images(env, Format{Depth::u8, 3});
+  for (const Size k : {Size{3, 3}, Size{8, 8}}) {
+    const char* config = k.width == 3 ? "u8x3 3x3" : "u8x3 8x8";
+    out.push_back(box_case(env, rgb, BoxFilterMethod::automatic, k, config));
+    out.push_back(box_case(env, rgb, BoxFilterMethod::tiled, k, config));
+    out.push_back(box_case(env, rgb, BoxFilterMethod::wide_rows, k, config));
+  }
   const auto f32 = make_images(env, Format{Depth::f32, 1});
   out.push_back(box_case(env, f32, BoxFilterMethod::automatic, {31, 31}, "f32 31x31"));
   return out;

@@ -1,18 +1,19 @@
 /* Box filter, method `wide_rows`: u8 sources with window sums that fit 16 bits and a halo of at
- * most 16 elements each side; the GPUs' choice for the small windows (rules in docs/filters.md).
+ * most 16 elements each side; on NVIDIA sm_90 `automatic`'s choice for four channels and for large
+ * one-channel images (rules in docs/filters.md).
  * Host side: src/ops/box_filter.cpp.
  *
  * A work-item owns a span of 16 elements (4 words) of RPT consecutive output rows. It loads the
  * RPT + KH - 1 source rows of its span, one 16-byte load a row where the span lies inside the
- * image, all before any is used; no local memory, no barrier. Per output row it slides the packed
- * vertical sums of its 4 words (even and odd bytes in 16-bit lanes, as `tiled`) down a row, takes
- * the halo words' sums from the work-items beside it (warp shuffles on NVIDIA, local memory
- * elsewhere) and forms each word's 4 outputs with box_filter_word_sums.h. The spans of a warp's 32
- * work-items are consecutive; the first and the last only lend their sums as halo and store
- * nothing, so a warp writes 30 spans (480 elements) of each row, and the halo costs no load of its
- * own. Why this order: a copy through `tiled`'s order (each work-item walking its word down 8
- * rows) reaches about 66% of the device copy, one through 16-byte spans of 4 rows 75-78%
- * (docs/filters.md).
+ * image, all before any is used; on NVIDIA no local memory and no barrier. Per output row it
+ * slides the packed vertical sums of its 4 words (even and odd bytes in 16-bit lanes, as `tiled`)
+ * down a row, takes the halo words' sums from the work-items beside it (warp shuffles on NVIDIA,
+ * local memory elsewhere) and forms each word's 4 outputs with box_filter_word_sums.h. The spans
+ * of a warp's 32 work-items are consecutive; the first and the last only lend their sums as halo
+ * and store nothing, so a warp writes 30 spans (480 elements) of each row, and the halo costs no
+ * load of its own. Why this order: a copy through `tiled`'s order (each work-item walking its word
+ * down 8 rows) reached about 66% of the device copy, one through 16-byte spans of 4 rows 73-78%
+ * (a standalone probe; docs/filters.md).
  *
  * Options: SRC_T (uchar), DST_T/DST_DEPTH, CN, ACC_INT (1), OUT_MODE, HAS_FP64 as in box_filter.cl;
  *   KW, KH, AX   window and anchor column
@@ -78,9 +79,9 @@ INLINE void held_sums(const uint* ve, const uint* vo, uint* pe, uint* po, LOCAL 
   }
 }
 
-KERNEL REQD_GROUP_SIZE_RESIDENT(GROUP_ITEMS, RESIDENT_GROUPS) void box_filter_wide_rows(int width, int height, int ay, int border,
-                                                                    CONVERT_PARAMS, CONST_IMAGE_PARAM(uchar, src),
-                                                                    IMAGE_PARAM(DST_T, dst)) {
+KERNEL REQD_GROUP_SIZE_RESIDENT(GROUP_ITEMS, RESIDENT_GROUPS)
+void box_filter_wide_rows(int width, int height, int ay, int border, CONVERT_PARAMS, CONST_IMAGE_PARAM(uchar, src),
+                          IMAGE_PARAM(DST_T, dst)) {
 #if HAS_WARP_SHUFFLE
 #define XCH 0
 #else

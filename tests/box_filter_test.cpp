@@ -279,6 +279,7 @@ TEST(BoxFilter, WideRows) {
             {{5, 5}, {Depth::u8, 1}, {}, true},
             {{3, 3}, {Depth::u8, 4}, {}, true},             // four channels: a halo word each side
             {{3, 3}, {Depth::u8, 3}, {}, false},            // pixels straddle words; plain sums saturate
+            {{8, 8}, {Depth::u8, 3}, {}, true},             // three channels, normalized
             {{5, 3}, {Depth::u8, 1}, Depth::f32, true},     // float scaling, 4-float stores
             {{1, 1}, {Depth::u8, 2}, Depth::s16, true},     // no halo
             {{9, 9}, {Depth::u8, 4}, Depth::s32, false},    // its limits: 16 elements each side, 9 rows

@@ -366,9 +366,9 @@ WideRowsPolicy wide_rows_policy(Queue& queue, const BoxPlan& plan) {
   const int cn = plan.src->channels();
   const int hl = plan.anchor.x * cn;
   const int hr = (plan.ksize.width - 1 - plan.anchor.x) * cn;
-  p.fits = plan.src->depth() == Depth::u8 && plan.rules.int_sums && plan.ksize.width * plan.ksize.height * 255 < 65536 &&
-           hl <= WideRowsPolicy::max_halo && hr <= WideRowsPolicy::max_halo &&
-           plan.ksize.height <= WideRowsPolicy::max_kh &&
+  const bool sums_fit = plan.ksize.width * plan.ksize.height * 255 < 65536;
+  p.fits = plan.src->depth() == Depth::u8 && plan.rules.int_sums && sums_fit && hl <= WideRowsPolicy::max_halo &&
+           hr <= WideRowsPolicy::max_halo && plan.ksize.height <= WideRowsPolicy::max_kh &&
            detail::work_group_size(queue, WideRowsPolicy::group) >= WideRowsPolicy::group;
   return p;
 }
@@ -379,8 +379,10 @@ Event launch_wide_rows(Queue& queue, const BoxPlan& plan) {
   detail::BuildOptions o = build_options(plan);
   o.define("KW", plan.ksize.width).define("KH", plan.ksize.height).define("AX", plan.anchor.x);
   o.define("RPT", WideRowsPolicy::rows);
-  o.define("SRC_WORDS", detail::vector_aligned(src, 4) ? 1 : 0).define("SRC_SPANS", detail::vector_aligned(src, 16) ? 1 : 0);
-  o.define("DST_VEC", detail::vector_aligned(dst, 4) ? 1 : 0).define("DST_SPANS", detail::vector_aligned(dst, 16) ? 1 : 0);
+  o.define("SRC_WORDS", detail::vector_aligned(src, 4) ? 1 : 0);
+  o.define("SRC_SPANS", detail::vector_aligned(src, 16) ? 1 : 0);
+  o.define("DST_VEC", detail::vector_aligned(dst, 4) ? 1 : 0);
+  o.define("DST_SPANS", detail::vector_aligned(dst, 16) ? 1 : 0);
   const auto program = detail::get_program(queue, "box_filter_wide_rows.cl", o);
   detail::Launch launch(queue, program, "box_filter_wide_rows");
   launch.arg(src.width()).arg(src.height()).arg(plan.anchor.y).arg(detail::border_code(plan.border));
@@ -421,11 +423,12 @@ Event launch_two_pass(Queue& queue, const BoxPlan& plan) {
 
 // GPUs: tiled where it applies (u8, small windows), else local_scan (H100, u8 3840x2160:
 // docs/PERFORMANCE.md); on NVIDIA sm_90, wide_rows where it applies and measured faster (H200,
-// 2026-11-29, docs/filters.md): four channels at every size (u8x4 8x8 1.3-1.7x on both backends),
-// one channel above 16 M elements on NVIDIA's OpenCL (3x3 to 8x8, 1.2-1.4x) and for 3 rows on
-// CUDA (3x3 27.6 against 28.9 us; 5x5 and 8x8 slower there). CPUs (PoCL, where the work-items of
-// a group run as vector lanes and wide per-item runs pay): registers where it fits, else
-// local_scan (timings in docs/filters.md).
+// 2026-11-29, docs/filters.md): three and four channels at every size (3x3 and 8x8 1.2-2.0x at
+// 3840x2160 and 7680x4320 on both backends, within 5% either way at 1920x1080), one channel
+// above 16 M elements on NVIDIA's OpenCL (3x3 to 8x8, 1.2-1.4x) and for 3 rows on CUDA (3x3 27.4
+// against 28.8 us; 5x5 and 8x8 slower there). CPUs (PoCL, where the work-items of a group run as
+// vector lanes and wide per-item runs pay): registers where it fits, else local_scan (timings in
+// docs/filters.md).
 BoxFilterMethod automatic_method(Queue& queue, const BoxPlan& plan, const RegistersPolicy& regs,
                                  const TiledPolicy& tiled, const WideRowsPolicy& wide) {
   const DeviceInfo& device = queue.context().device();
@@ -436,7 +439,7 @@ BoxFilterMethod automatic_method(Queue& queue, const BoxPlan& plan, const Regist
     const double elements = static_cast<double>(plan.src->width()) * cn * plan.src->height();
     const bool large = elements > 16.0 * (1 << 20);
     const bool opencl = device.backend == "opencl";
-    if (cn == 4 || (cn == 1 && large && (opencl || plan.ksize.height <= 3))) return BoxFilterMethod::wide_rows;
+    if (cn >= 3 || (cn == 1 && large && (opencl || plan.ksize.height <= 3))) return BoxFilterMethod::wide_rows;
   }
   if (tiled.rpt > 0) return BoxFilterMethod::tiled;
   return BoxFilterMethod::local_scan;
@@ -465,7 +468,8 @@ BoxFilterMethod parse_box_filter_method(std::string_view text) {
     if (text == to_string(m)) return m;
   }
   throw Error(ErrorCode::invalid_argument, kOp, "method",
-              "unknown method '" + std::string(text) + "' (expected auto, wide_rows, tiled, registers, local_scan, two_pass_8x8, direct or vector_strips)");
+              "unknown method '" + std::string(text) +
+                  "' (expected auto, wide_rows, tiled, registers, local_scan, two_pass_8x8, direct or vector_strips)");
 }
 
 Event box_filter(Queue& queue, const DeviceImage& src, DeviceImage& dst, const BoxFilterOptions& options) {
