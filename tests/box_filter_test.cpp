@@ -303,6 +303,14 @@ TEST(BoxFilter, WideRowsShapes) {
       check_case(src, o);
     }
   }
+  // One channel above 4 M elements, where a work-item takes 4 rows (2 below: every case above).
+  const HostImage large = random_image(2100, 2000, Format{Depth::u8, 1}, 3100);
+  for (const Size k : {Size{3, 3}, Size{5, 5}}) {
+    BoxFilterOptions o;
+    o.ksize = k;
+    o.method = BoxFilterMethod::wide_rows;
+    check_case(large, o);
+  }
   // All-255 windows: the largest packed sums and the fixed-point mean's top byte.
   HostImage white(530, 20, Format{Depth::u8, 1});
   for (int y = 0; y < white.height(); ++y) std::fill_n(white.row_as<std::uint8_t>(y), white.width(), 255);

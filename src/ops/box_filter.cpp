@@ -348,13 +348,20 @@ Event launch_tiled(Queue& queue, const BoxPlan& plan, const TiledPolicy& p) {
   return Event(launch.run(detail::range(groups_x * group, groups_y), detail::range(group, 1)));
 }
 
+double elements(const DeviceImage& image) {
+  return static_cast<double>(image.width()) * image.channels() * image.height();
+}
+
 // Shape of the wide_rows kernel (kernels/box_filter_wide_rows.cl): u8 sources, window sums below
 // 2^16 (the packed horizontal sums), a halo of at most 16 elements each side (the span beside a
-// work-item's own), at most max_kh rows (RPT + KH - 1 rows of 4 words held in registers).
+// work-item's own), at most max_kh rows (RPT + KH - 1 rows of 4 words held in registers). Output
+// rows per work-item: 2 for one channel of at most 4 M elements (more work-items where a row is
+// only a few warps wide: H200, 1920x1080 3x3 7.9 against 10.0 us on CUDA), else 4 (2 lost
+// elsewhere, 8 everywhere: docs/filters.md).
 struct WideRowsPolicy {
   bool fits = false;
+  int rows = 4;                           // output rows per work-item
   static constexpr int group = 128;
-  static constexpr int rows = 4;          // output rows per work-item
   static constexpr int span = 16;         // elements per work-item
   static constexpr int spans_per_warp = 30;
   static constexpr int max_halo = 16;
@@ -370,15 +377,16 @@ WideRowsPolicy wide_rows_policy(Queue& queue, const BoxPlan& plan) {
   p.fits = plan.src->depth() == Depth::u8 && plan.rules.int_sums && sums_fit && hl <= WideRowsPolicy::max_halo &&
            hr <= WideRowsPolicy::max_halo && plan.ksize.height <= WideRowsPolicy::max_kh &&
            detail::work_group_size(queue, WideRowsPolicy::group) >= WideRowsPolicy::group;
+  p.rows = cn == 1 && elements(*plan.src) <= 4.0 * (1 << 20) ? 2 : 4;
   return p;
 }
 
-Event launch_wide_rows(Queue& queue, const BoxPlan& plan) {
+Event launch_wide_rows(Queue& queue, const BoxPlan& plan, const WideRowsPolicy& p) {
   const DeviceImage& src = *plan.src;
   const DeviceImage& dst = *plan.dst;
   detail::BuildOptions o = build_options(plan);
   o.define("KW", plan.ksize.width).define("KH", plan.ksize.height).define("AX", plan.anchor.x);
-  o.define("RPT", WideRowsPolicy::rows);
+  o.define("RPT", p.rows);
   o.define("SRC_WORDS", detail::vector_aligned(src, 4) ? 1 : 0);
   o.define("SRC_SPANS", detail::vector_aligned(src, 16) ? 1 : 0);
   o.define("DST_VEC", detail::vector_aligned(dst, 4) ? 1 : 0);
@@ -393,7 +401,7 @@ Event launch_wide_rows(Queue& queue, const BoxPlan& plan) {
   const std::size_t warps = (row_elements + per_warp - 1) / per_warp;
   const std::size_t group = WideRowsPolicy::group;
   const std::size_t groups_x = (warps * 32 + group - 1) / group;
-  const std::size_t rows = WideRowsPolicy::rows;
+  const std::size_t rows = static_cast<std::size_t>(p.rows);
   const std::size_t groups_y = (static_cast<std::size_t>(src.height()) + rows - 1) / rows;
   return Event(launch.run(detail::range(groups_x * group, groups_y), detail::range(group, 1)));
 }
@@ -423,12 +431,14 @@ Event launch_two_pass(Queue& queue, const BoxPlan& plan) {
 
 // GPUs: tiled where it applies (u8, small windows), else local_scan (H100, u8 3840x2160:
 // docs/PERFORMANCE.md); on NVIDIA sm_90, wide_rows where it applies and measured faster (H200,
-// 2026-11-29, docs/filters.md): three and four channels at every size (3x3 and 8x8 1.2-2.0x at
-// 3840x2160 and 7680x4320 on both backends, within 5% either way at 1920x1080), one channel
-// above 16 M elements on NVIDIA's OpenCL (3x3 to 8x8, 1.2-1.4x) and for 3 rows on CUDA (3x3 27.4
-// against 28.8 us; 5x5 and 8x8 slower there). CPUs (PoCL, where the work-items of a group run as
-// vector lanes and wide per-item runs pay): registers where it fits, else local_scan (timings in
-// docs/filters.md).
+// 2026-11-29, docs/filters.md):
+// - three and four channels: 3x3 and 8x8 1.2-2.0x at 3840x2160 and 7680x4320 on both backends,
+//   8x8 up to 1.4x at 1920x1080, where 3x3 stays on tiled (3-6% slower on CUDA, equal on OpenCL);
+// - one channel above 16 M elements and between 1 M and 4 M (1920x1080): on NVIDIA's OpenCL 3x3
+//   to 8x8 (1.1-1.4x), on CUDA 3 rows only (3x3 at 7680x4320 27.4 against 28.8 us, at 1920x1080
+//   8.0 against 9.0; 5x5 and 8x8 slower there); 3840x2160 is slower on both (too few warps).
+// CPUs (PoCL, where the work-items of a group run as vector lanes and wide per-item runs pay):
+// registers where it fits, else local_scan (timings in docs/filters.md).
 BoxFilterMethod automatic_method(Queue& queue, const BoxPlan& plan, const RegistersPolicy& regs,
                                  const TiledPolicy& tiled, const WideRowsPolicy& wide) {
   const DeviceInfo& device = queue.context().device();
@@ -436,10 +446,11 @@ BoxFilterMethod automatic_method(Queue& queue, const BoxPlan& plan, const Regist
   if (device.type == DeviceType::cpu) return BoxFilterMethod::local_scan;
   if (wide.fits && device.nvidia_arch >= 90) {
     const int cn = plan.src->channels();
-    const double elements = static_cast<double>(plan.src->width()) * cn * plan.src->height();
-    const bool large = elements > 16.0 * (1 << 20);
+    const double n = elements(*plan.src);
+    const bool measured_size = n > 16.0 * (1 << 20) || (n > 1.0 * (1 << 20) && n <= 4.0 * (1 << 20));
     const bool opencl = device.backend == "opencl";
-    if (cn >= 3 || (cn == 1 && large && (opencl || plan.ksize.height <= 3))) return BoxFilterMethod::wide_rows;
+    const bool several = cn >= 3 && (plan.ksize.height > 3 || n / cn > 4.0 * (1 << 20));
+    if (several || (cn == 1 && measured_size && (opencl || plan.ksize.height <= 3))) return BoxFilterMethod::wide_rows;
   }
   if (tiled.rpt > 0) return BoxFilterMethod::tiled;
   return BoxFilterMethod::local_scan;
@@ -533,7 +544,7 @@ Event box_filter(Queue& queue, const DeviceImage& src, DeviceImage& dst, const B
       strips.aligned = detail::vector_aligned(src, strips.vl) && detail::vector_aligned(dst, strips.vl);
       return launch_vector_strips(queue, plan, strips);
     case BoxFilterMethod::tiled: return launch_tiled(queue, plan, tiled);
-    case BoxFilterMethod::wide_rows: return launch_wide_rows(queue, plan);
+    case BoxFilterMethod::wide_rows: return launch_wide_rows(queue, plan, wide);
     case BoxFilterMethod::registers: return launch_registers(queue, plan, regs);
     case BoxFilterMethod::local_scan: return launch_local_scan(queue, plan);
     case BoxFilterMethod::two_pass_8x8: return launch_two_pass(queue, plan);
