@@ -271,7 +271,8 @@ TEST(BoxFilter, Tiled) {
 // wide_rows: warps of one and several spans' worth each way (a warp stores 480 elements of a row),
 // spans inside the image (16-byte loads) and at its edges (words or elements through the
 // border), rows on and off 16-byte boundaries (pad 16 against 3), heights that end inside a
-// work-item's 4 rows, channels, output depths, anchors, windows up to its limits.
+// work-item's rows (2 for one channel up to 4 M elements, else 4), channels, output depths,
+// anchors, windows up to its limits.
 TEST(BoxFilter, WideRows) {
   sweep(BoxFilterMethod::wide_rows,
         {

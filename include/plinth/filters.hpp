@@ -55,9 +55,9 @@ enum class BoxFilterMethod {
                   // aligned vector loads, running sums in registers; small windows only
   tiled,          // a work-group's source tile in local memory, packed running sums per word of
                   // 4 outputs; u8 sources, windows of at most 64 rows, (width - 1) x channels <= 38
-  wide_rows,      // a span of 16 elements of 4 rows per work-item, one 16-byte load a row, the halo
-                  // from the work-items beside; u8 sources, windows of at most 9 rows whose sums fit
-                  // 16 bits, at most 16 elements each side of the anchor
+  wide_rows,      // a span of 16 elements of 2 or 4 rows per work-item, one 16-byte load a row,
+                  // the halo from the work-items beside; u8 sources, windows of at most 9 rows
+                  // whose sums fit 16 bits, at most 16 elements each side of the anchor
 };
 std::string_view to_string(BoxFilterMethod method) noexcept;
 // Parses "auto", "wide_rows", "tiled", "registers", "local_scan", "two_pass_8x8", "direct" or "vector_strips".
