@@ -348,10 +348,6 @@ Event launch_tiled(Queue& queue, const BoxPlan& plan, const TiledPolicy& p) {
   return Event(launch.run(detail::range(groups_x * group, groups_y), detail::range(group, 1)));
 }
 
-double elements(const DeviceImage& image) {
-  return static_cast<double>(image.width()) * image.channels() * image.height();
-}
-
 // Shape of the wide_rows kernel (kernels/box_filter_wide_rows.cl): u8 sources, window sums below
 // 2^16 (the packed horizontal sums), a halo of at most 16 elements each side (the span beside a
 // work-item's own), at most max_kh rows (RPT + KH - 1 rows of 4 words held in registers). Output
@@ -377,7 +373,7 @@ WideRowsPolicy wide_rows_policy(Queue& queue, const BoxPlan& plan) {
   p.fits = plan.src->depth() == Depth::u8 && plan.rules.int_sums && sums_fit && hl <= WideRowsPolicy::max_halo &&
            hr <= WideRowsPolicy::max_halo && plan.ksize.height <= WideRowsPolicy::max_kh &&
            detail::work_group_size(queue, WideRowsPolicy::group) >= WideRowsPolicy::group;
-  p.rows = cn == 1 && elements(*plan.src) <= 4.0 * (1 << 20) ? 2 : 4;
+  p.rows = cn == 1 && detail::element_count(*plan.src) <= 4.0 * (1 << 20) ? 2 : 4;
   return p;
 }
 
@@ -445,12 +441,17 @@ BoxFilterMethod automatic_method(Queue& queue, const BoxPlan& plan, const Regist
   if (device.type == DeviceType::cpu && regs.run_px > 0) return BoxFilterMethod::registers;
   if (device.type == DeviceType::cpu) return BoxFilterMethod::local_scan;
   if (wide.fits && device.nvidia_arch >= 90) {
+    constexpr double mega = 1 << 20;
     const int cn = plan.src->channels();
-    const double n = elements(*plan.src);
-    const bool measured_size = n > 16.0 * (1 << 20) || (n > 1.0 * (1 << 20) && n <= 4.0 * (1 << 20));
-    const bool opencl = device.backend == "opencl";
-    const bool several = cn >= 3 && (plan.ksize.height > 3 || n / cn > 4.0 * (1 << 20));
-    if (several || (cn == 1 && measured_size && (opencl || plan.ksize.height <= 3))) return BoxFilterMethod::wide_rows;
+    const double n = detail::element_count(*plan.src);
+    const bool three_rows = plan.ksize.height <= 3;
+    // Several channels: all but 3x3-like windows of at most 4 M pixels.
+    const bool several_win = cn >= 3 && (!three_rows || n / cn > 4 * mega);
+    // One channel: above 16 M elements and between 1 M and 4 M (not 3840x2160: too few warps);
+    // every window on NVIDIA's OpenCL, 3 rows on CUDA.
+    const bool one_size = n > 16 * mega || (n > 1 * mega && n <= 4 * mega);
+    const bool one_win = cn == 1 && one_size && (device.backend == "opencl" || three_rows);
+    if (several_win || one_win) return BoxFilterMethod::wide_rows;
   }
   if (tiled.rpt > 0) return BoxFilterMethod::tiled;
   return BoxFilterMethod::local_scan;

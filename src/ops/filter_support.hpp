@@ -39,16 +39,18 @@ int work_group_size(const Queue& queue, int cap);
 
 std::string size_text(Size size);
 
+// Elements (pixels x channels) of an image, for size-dependent choices of method and shape.
+inline double element_count(const DeviceImage& image) {
+  return static_cast<double>(image.width()) * image.channels() * image.height();
+}
+
 // Output rows per work-item of the u8 `tiled` box and separable filters (work-groups of 8 x 32
 // work-items): more rows amortise the window's extra rows; fewer, shorter work-groups won on the
 // smaller images. H200, u8, 4 against 8 rows: box 3x3 at 3840x2160 13.1 / 15.1 us, at 7680x4320
 // 30.9 / 29.6; Gaussian 5x5 17.0 / 18.6 and 43.1 / 40.3 (docs/PERFORMANCE.md, 2026-11-28): 8 above
 // 16 M elements, else 4. Rows chosen per launch from the GPU's occupancy against the last wave
 // measured no faster (docs/filters.md).
-inline int tiled_rows_per_item(const DeviceImage& image) {
-  const double elements = static_cast<double>(image.width()) * image.channels() * image.height();
-  return elements > 16.0 * (1 << 20) ? 8 : 4;
-}
+inline int tiled_rows_per_item(const DeviceImage& image) { return element_count(image) > 16.0 * (1 << 20) ? 8 : 4; }
 
 // Whether every row of `image` starts on a boundary of `elements` elements, so that a kernel may
 // move vectors of that many elements through vector pointers (buffers are aligned far beyond).
