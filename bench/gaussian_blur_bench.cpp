@@ -43,17 +43,22 @@ std::vector<Case> cases(Env& env) {
   std::vector<Case> out;
   out.push_back(gauss_case(env, Format{Depth::u8, 1}, SepFilterMethod::automatic, 5, "u8 5x5"));
   out.push_back(gauss_case(env, Format{Depth::u8, 1}, SepFilterMethod::tiled, 5, "u8 5x5"));
+  out.push_back(gauss_case(env, Format{Depth::u8, 1}, SepFilterMethod::wide_rows, 5, "u8 5x5"));
   out.push_back(gauss_case(env, Format{Depth::u8, 1}, SepFilterMethod::fused_direct, 5, "u8 5x5"));
   out.push_back(gauss_case(env, Format{Depth::u8, 1}, SepFilterMethod::fused, 5, "u8 5x5"));
   out.push_back(gauss_case(env, Format{Depth::u8, 1}, SepFilterMethod::two_pass, 5, "u8 5x5"));
   for (const auto& [k, config] : {std::pair{3, "u8 3x3"}, std::pair{7, "u8 7x7"}, std::pair{9, "u8 9x9"}}) {
     out.push_back(gauss_case(env, Format{Depth::u8, 1}, SepFilterMethod::tiled, k, config));
+    out.push_back(gauss_case(env, Format{Depth::u8, 1}, SepFilterMethod::wide_rows, k, config));
     out.push_back(gauss_case(env, Format{Depth::u8, 1}, SepFilterMethod::fused_direct, k, config));
   }
   out.push_back(gauss_case(env, Format{Depth::u8, 1}, SepFilterMethod::fused_direct, 31, "u8 31x31"));
   out.push_back(gauss_case(env, Format{Depth::u8, 1}, SepFilterMethod::fused, 31, "u8 31x31"));
   out.push_back(gauss_case(env, Format{Depth::u8, 3}, SepFilterMethod::automatic, 7, "u8x3 7x7"));
   out.push_back(gauss_case(env, Format{Depth::u8, 3}, SepFilterMethod::tiled, 7, "u8x3 7x7"));
+  out.push_back(gauss_case(env, Format{Depth::u8, 3}, SepFilterMethod::wide_rows, 7, "u8x3 7x7"));
+  out.push_back(gauss_case(env, Format{Depth::u8, 4}, SepFilterMethod::tiled, 5, "u8x4 5x5"));
+  out.push_back(gauss_case(env, Format{Depth::u8, 4}, SepFilterMethod::wide_rows, 5, "u8x4 5x5"));
   out.push_back(gauss_case(env, Format{Depth::u8, 3}, SepFilterMethod::fused_direct, 7, "u8x3 7x7"));
   out.push_back(gauss_case(env, Format{Depth::u8, 3}, SepFilterMethod::fused, 7, "u8x3 7x7"));
   out.push_back(gauss_case(env, Format{Depth::f32, 1}, SepFilterMethod::fused_direct, 31, "f32 31x31"));

@@ -82,6 +82,7 @@ std::vector<Case> cases(Env& env) {
   for (const auto& [taps, config] : {std::pair{5, "u8 5-tap fixed"}, std::pair{9, "u8 9-tap fixed"}}) {
     out.push_back(sep_case(env, u8, SepFilterMethod::automatic, taps, config, true));
     out.push_back(sep_case(env, u8, SepFilterMethod::tiled, taps, config, true));
+    out.push_back(sep_case(env, u8, SepFilterMethod::wide_rows, taps, config, true));
     out.push_back(sep_case(env, u8, SepFilterMethod::fused_direct, taps, config, true));
   }
   const auto rgba = make_images(env, Format{Depth::u8, 4});

@@ -24,15 +24,16 @@ int cv_border(BorderMode mode) {
   return -1;
 }
 
-// Source padding 1 leaves rows off vector boundaries; 16 keeps them on.
-void check_case(const HostImage& src, const GaussianBlurOptions& o, int pad = 1) {
+// Source padding 1 leaves rows off vector boundaries; 16 keeps them on. The destination's padding
+// likewise (2 by default: rows off word boundaries for one channel).
+void check_case(const HostImage& src, const GaussianBlurOptions& o, int pad = 1, int dst_pad = 2) {
   SCOPED_TRACE(std::string(to_string(src.depth())) + "C" + std::to_string(src.channels()) + " " +
                std::to_string(src.width()) + "x" + std::to_string(src.height()) + " k" +
                std::to_string(o.ksize.width) + "x" + std::to_string(o.ksize.height) + " sigma " +
                std::to_string(o.sigma_x) + "," + std::to_string(o.sigma_y) + " " + std::string(to_string(o.border)) +
-               " " + std::string(to_string(o.method)) + " pad " + std::to_string(pad));
+               " " + std::string(to_string(o.method)) + " pad " + std::to_string(pad) + " dst pad " + std::to_string(dst_pad));
   const DeviceImage d_src = upload_padded(src, pad, 2);
-  DeviceImage d_dst = poisoned_view(src.width(), src.height(), src.format(), 2, 1, 0x5A);
+  DeviceImage d_dst = poisoned_view(src.width(), src.height(), src.format(), dst_pad, 1, 0x5A);
   gaussian_blur(queue(), d_src, d_dst, o);
   const HostImage got = queue().download(d_dst);
   cv::Mat want;
@@ -137,10 +138,10 @@ TEST(GaussianBlur, FusedDirectFixedPoint) {
   }
 }
 
-// tiled (u8, up to 9 taps each way): window sizes 3..9, square and not, asymmetric sigmas, every
-// border, 1-4 channels, one-row, one-column and narrow images, tiles cut by the image's edges,
-// rows on and off word boundaries.
-TEST(GaussianBlur, TiledFixedPoint) {
+// The 8-bit fixed-point methods, tiled and wide_rows (u8, up to 9 taps each way): window sizes
+// 3..9, square and not, asymmetric sigmas, every border, 1-4 channels, one-row, one-column and
+// narrow images, tiles cut by the image's edges, rows on and off word boundaries.
+void fixed_point_cases(SepFilterMethod method) {
   const BorderMode borders[] = {BorderMode::replicate, BorderMode::reflect, BorderMode::reflect_101,
                                 BorderMode::constant, BorderMode::wrap};
   const struct {
@@ -156,7 +157,7 @@ TEST(GaussianBlur, TiledFixedPoint) {
     o.ksize = k.k;
     o.sigma_x = k.sx;
     o.sigma_y = k.sy;
-    o.method = SepFilterMethod::tiled;
+    o.method = method;
     for (int i = 0; i < 3; ++i) {
       o.border = borders[seed % 5];
       const int cn = 1 + seed % 4;
@@ -170,7 +171,7 @@ TEST(GaussianBlur, TiledFixedPoint) {
     GaussianBlurOptions o;
     o.ksize = {7, 9};
     o.border = b;
-    o.method = SepFilterMethod::tiled;
+    o.method = method;
     const HostImage src = random_image(163, 75, Format{Depth::u8, 1}, 1700);
     check_case(src, o, 1);
     check_case(src, o, 16);
@@ -180,12 +181,50 @@ TEST(GaussianBlur, TiledFixedPoint) {
   const DeviceImage u8 = queue().upload(random_image(16, 16, Format{Depth::u8, 1}, 1702));
   GaussianBlurOptions o;
   o.ksize = {5, 5};
-  o.method = SepFilterMethod::tiled;
+  o.method = method;
   DeviceImage dst;
   EXPECT_TRUE(throws_code([&] { gaussian_blur(queue(), u16, dst, o); }, ErrorCode::invalid_argument));
   o.ksize = {11, 3};
   DeviceImage dst2;
   EXPECT_TRUE(throws_code([&] { gaussian_blur(queue(), u8, dst2, o); }, ErrorCode::invalid_argument));
+}
+
+TEST(GaussianBlur, TiledFixedPoint) { fixed_point_cases(SepFilterMethod::tiled); }
+
+TEST(GaussianBlur, WideRowsFixedPoint) { fixed_point_cases(SepFilterMethod::wide_rows); }
+
+// wide_rows' own shapes: a warp stores 480 elements of a row (30 spans of 16), so widths around
+// one and two warps' worth, spans cut by both edges of the image, sources and destinations on and
+// off 16- and 4-byte boundaries, all-255 windows (the largest lane sums), and an image over 4 M
+// elements, where one channel takes 4 rows per work-item (2 below).
+TEST(GaussianBlur, WideRowsShapes) {
+  GaussianBlurOptions o;
+  o.method = SepFilterMethod::wide_rows;
+  int seed = 0;
+  for (const Size k : {Size{3, 3}, Size{5, 5}, Size{7, 7}, Size{9, 9}, Size{9, 3}}) {
+    o.ksize = k;
+    o.border = seed % 2 ? BorderMode::reflect_101 : BorderMode::constant;
+    for (const int width : {479, 480, 481, 961, 17}) {
+      const int cn = width == 17 ? 4 : 1;
+      const HostImage src = random_image(width, 13 + seed % 5, Format{Depth::u8, cn}, 1750 + seed);
+      check_case(src, o, 16, 16);  // every span and store on 16-byte boundaries
+      check_case(src, o, 4, 8);    // words, not spans
+      check_case(src, o, 3, 1);    // neither
+      ++seed;
+    }
+  }
+  HostImage white(500, 9, Format{Depth::u8, 1});
+  for (int y = 0; y < white.height(); ++y) std::memset(white.data() + y * white.pitch(), 255, white.row_bytes());
+  for (const Size k : {Size{9, 9}, Size{3, 3}}) {
+    o.ksize = k;
+    check_case(white, o, 16, 16);
+  }
+  o.ksize = {7, 5};
+  o.border = BorderMode::replicate;
+  check_case(random_image(2100, 2000, Format{Depth::u8, 1}, 1790), o, 16, 16);  // 4.2 M elements
+  // Four channels of 9 taps: 16 elements each side of the anchor, wide_rows' limit.
+  o.ksize = {9, 9};
+  check_case(random_image(130, 20, Format{Depth::u8, 4}, 1791), o, 16, 16);
 }
 
 // tiled above 16 M elements, where it takes 8 rows per work-item (4 below: every case above).

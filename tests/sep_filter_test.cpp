@@ -126,9 +126,10 @@ TEST(SepFilter, FixedPointSmoothingKernelsU8) {
   check_case(random_image(33, 9, Format{Depth::u8, 1}, 399), {1.0f}, {0.25f, 0.5f, 0.25f}, SepFilterOptions{});
 }
 
-// tiled: sepFilter2D's fixed-point smoothing kernels (delta 0) up to 9 taps, any anchor; its
-// vector lanes round half to even, its scalar tail half up (widths not multiples of 4 / cn).
-TEST(SepFilter, TiledFixedPoint) {
+// tiled and wide_rows: sepFilter2D's fixed-point smoothing kernels (delta 0) up to 9 taps, any
+// anchor; its vector lanes round half to even, its scalar tail half up (widths not multiples of
+// 4 / cn).
+void fixed_point_cases(SepFilterMethod method) {
   std::mt19937 rng(9);
   int seed = 0;
   const Size sizes[] = {{131, 70}, {53, 1}, {1, 40}, {7, 29}, {150, 66}};
@@ -138,7 +139,7 @@ TEST(SepFilter, TiledFixedPoint) {
       const auto ky = fixed_smooth_kernel(rng, 12 - n);
       SepFilterOptions o;
       o.border = b;
-      o.method = SepFilterMethod::tiled;
+      o.method = method;
       const int cn = 1 + seed % 4;
       const Size s = sizes[seed % 5];
       check_case(random_image(s.width, s.height, Format{Depth::u8, cn}, 900 + seed), kx, ky, o, seed % 2 ? 16 : 2);
@@ -149,7 +150,7 @@ TEST(SepFilter, TiledFixedPoint) {
   // 2^15 (kernels of quarters and halves).
   const std::vector<float> k3 = {0.25f, 0.5f, 0.25f};
   SepFilterOptions o;
-  o.method = SepFilterMethod::tiled;
+  o.method = method;
   check_case(random_image(67, 33, Format{Depth::u8, 1}, 950), k3, k3, o);
   check_case(random_image(66, 33, Format{Depth::u8, 3}, 951), k3, {0.125f, 0.75f, 0.125f}, o);
   // A non-zero delta, an integer kernel and a float kernel are outside its reach.
@@ -164,6 +165,10 @@ TEST(SepFilter, TiledFixedPoint) {
     EXPECT_TRUE(throws_code([&] { sep_filter(queue(), src, dst, kx, k3, bad); }, ErrorCode::invalid_argument));
   }
 }
+
+TEST(SepFilter, TiledFixedPoint) { fixed_point_cases(SepFilterMethod::tiled); }
+
+TEST(SepFilter, WideRowsFixedPoint) { fixed_point_cases(SepFilterMethod::wide_rows); }
 
 TEST(SepFilter, OutputDepths) {
   const HostImage u8 = random_image(45, 23, Format{Depth::u8, 1}, 401);
@@ -286,6 +291,7 @@ TEST(SepFilter, Errors) {
   EXPECT_TRUE(throws_code([&] { (void)parse_sep_filter_method("x"); }, ErrorCode::invalid_argument));
   EXPECT_EQ(parse_sep_filter_method("fused_direct"), SepFilterMethod::fused_direct);
   EXPECT_EQ(parse_sep_filter_method("tiled"), SepFilterMethod::tiled);
+  EXPECT_EQ(parse_sep_filter_method("wide_rows"), SepFilterMethod::wide_rows);
 }
 
 }  // namespace

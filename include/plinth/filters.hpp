@@ -83,7 +83,8 @@ HostImage box_filter(Queue& queue, const HostImage& src, const BoxFilterOptions&
 inline constexpr int sep_filter_max_taps = 63;
 
 enum class SepFilterMethod {
-  automatic,     // GPUs: tiled where it applies, else fused_direct when its tile fits the
+  automatic,     // GPUs: wide_rows or tiled where they apply (NVIDIA sm_90: wide_rows where it
+                 // measured faster, docs/filters.md), else fused_direct when its tile fits the
                  // device's local memory; CPUs: fused; else two_pass
   fused,         // one launch: a tile and its rows filtered in local memory, then its columns
   two_pass,      // rows into a device intermediate, then columns: any size up to the limit
@@ -92,9 +93,12 @@ enum class SepFilterMethod {
   tiled,         // u8 -> u8 8-bit fixed point (GaussianBlur u8; sepFilter2D smoothing kernels with
                  // delta 0), up to 9 taps each way: the source tile in local memory once, rows
                  // two outputs per multiply-add, columns slid down in registers
+  wide_rows,     // what tiled takes: a span of 16 elements of 2 or 4 rows per work-item, one
+                 // 16-byte load a row, columns two outputs per multiply-add, the halo's column
+                 // sums from the neighbouring work-items, rows in 32-bit sums
 };
 std::string_view to_string(SepFilterMethod method) noexcept;
-// Parses "auto", "fused", "two_pass", "fused_direct" or "tiled".
+// Parses "auto", "fused", "two_pass", "fused_direct", "tiled" or "wide_rows".
 SepFilterMethod parse_sep_filter_method(std::string_view text);
 
 struct LinearFilterOptions {

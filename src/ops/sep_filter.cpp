@@ -267,7 +267,8 @@ std::uint32_t float_bits(float value) {
   return bits;
 }
 
-// GPUs: tiled where it applies (u8 fixed point, up to 9 taps: sep_filter_tiled.cpp), else
+// GPUs: wide_rows or tiled where they apply (u8 fixed point, up to 9 taps: sep_filter_tiled.cpp
+// says which), else
 // fused_direct (H100, f32 31-tap at 3840x2160: fused 121 us, two_pass 394 us; fused_direct
 // saves the source tile's trip through local memory and its barrier). CPUs (PoCL): fused, which
 // timed faster there (docs/filters.md). Either falls back to two_pass when no tile fits.
@@ -278,19 +279,28 @@ Event launch_sep(Queue& queue, const SepPlan& plan) {
                 std::string(name) + ": no tile of a " + std::to_string(plan.kw) + "x" + std::to_string(plan.kh) +
                     " kernel fits the device's local memory or work-group size; use auto or two_pass");
   };
+  // tiled and wide_rows: only the 8-bit fixed-point arithmetic.
+  const auto fixed_point_only = [&](const char* name) {
+    throw Error(ErrorCode::invalid_argument, "sep_filter", "method",
+                std::string(name) +
+                    " filters u8 into u8 in 8-bit fixed point (GaussianBlur u8, or sepFilter2D's smoothing kernels with "
+                    "delta 0) with at most " + std::to_string(sep_tiled_max_taps) + " taps each way; use auto or fused_direct");
+  };
   if (method == SepFilterMethod::tiled) {
     const int rpt = sep_tiled_rows(queue, plan);
-    if (rpt == 0) {
-      throw Error(ErrorCode::invalid_argument, "sep_filter", "method",
-                  "tiled filters u8 into u8 in 8-bit fixed point (GaussianBlur u8, or sepFilter2D's smoothing kernels "
-                  "with delta 0) with at most " + std::to_string(sep_tiled_max_taps) +
-                      " taps each way; use auto or fused_direct");
-    }
+    if (rpt == 0) fixed_point_only("tiled");
     return launch_sep_tiled(queue, plan, rpt);
+  }
+  if (method == SepFilterMethod::wide_rows) {
+    const int rpt = sep_wide_rows_rows(queue, plan);
+    if (rpt == 0) fixed_point_only("wide_rows");
+    return launch_sep_wide_rows(queue, plan, rpt);
   }
   if (method == SepFilterMethod::automatic) {
     const bool gpu = queue.context().device().type != DeviceType::cpu;
     if (gpu) {
+      const int wide = sep_wide_rows_rows(queue, plan);
+      if (wide > 0 && sep_wide_rows_preferred(queue, plan)) return launch_sep_wide_rows(queue, plan, wide);
       if (const int rpt = sep_tiled_rows(queue, plan)) return launch_sep_tiled(queue, plan, rpt);
     }
     method = gpu ? SepFilterMethod::fused_direct : SepFilterMethod::fused;
@@ -328,6 +338,7 @@ Event launch_sep(Queue& queue, const SepPlan& plan) {
     }
     case SepFilterMethod::two_pass:
     case SepFilterMethod::tiled:
+    case SepFilterMethod::wide_rows:
     case SepFilterMethod::automatic: break;
   }
   return launch_two_pass(queue, plan);
@@ -372,17 +383,19 @@ std::string_view to_string(SepFilterMethod method) noexcept {
     case SepFilterMethod::two_pass: return "two_pass";
     case SepFilterMethod::fused_direct: return "fused_direct";
     case SepFilterMethod::tiled: return "tiled";
+    case SepFilterMethod::wide_rows: return "wide_rows";
   }
   return "?";
 }
 
 SepFilterMethod parse_sep_filter_method(std::string_view text) {
   for (SepFilterMethod m : {SepFilterMethod::automatic, SepFilterMethod::fused, SepFilterMethod::two_pass,
-                            SepFilterMethod::fused_direct, SepFilterMethod::tiled}) {
+                            SepFilterMethod::fused_direct, SepFilterMethod::tiled,
+                            SepFilterMethod::wide_rows}) {
     if (text == to_string(m)) return m;
   }
   throw Error(ErrorCode::invalid_argument, kOp, "method",
-              "unknown method '" + std::string(text) + "' (expected auto, fused, two_pass, fused_direct or tiled)");
+              "unknown method '" + std::string(text) + "' (expected auto, fused, two_pass, fused_direct, tiled or wide_rows)");
 }
 
 Event sep_filter(Queue& queue, const DeviceImage& src, DeviceImage& dst, std::span<const float> kx,

@@ -56,5 +56,12 @@ inline constexpr int sep_tiled_max_taps = 9;
 // Output rows per work-item for this plan, or 0 where `tiled` does not apply.
 int sep_tiled_rows(Queue& queue, const SepPlan& plan);
 Event launch_sep_tiled(Queue& queue, const SepPlan& plan, int rpt);
+// Method `wide_rows` (same file, kernels/sep_filter_wide_rows.cl): what `tiled` takes (whose
+// kernels are all symmetric about their centre). Output rows per work-item for this plan, or 0
+// where it does not apply.
+int sep_wide_rows_rows(Queue& queue, const SepPlan& plan);
+// Whether `automatic` takes wide_rows over tiled for this plan (both applying) on this device.
+bool sep_wide_rows_preferred(Queue& queue, const SepPlan& plan);
+Event launch_sep_wide_rows(Queue& queue, const SepPlan& plan, int rpt);
 
 }  // namespace plinth::detail

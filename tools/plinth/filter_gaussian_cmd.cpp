@@ -31,7 +31,7 @@ void setup(CLI::App& command, Globals& globals) {
   command.add_option("--sigma", o->sigma, "sigma along rows (default 0: from the size)");
   command.add_option("--sigma-y", o->sigma_y, "sigma along columns (default: --sigma)");
   command.add_option("--border", o->border, "constant, replicate, reflect, reflect_101 (default), wrap (u8/u16)");
-  command.add_option("--method", o->method, "auto, tiled, fused, two_pass or fused_direct");
+  command.add_option("--method", o->method, "auto, wide_rows, tiled, fused, two_pass or fused_direct");
   command.callback([o, &globals] { run(*o, globals); });
 }
 

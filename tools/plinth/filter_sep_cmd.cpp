@@ -35,7 +35,7 @@ void setup(CLI::App& command, Globals& globals) {
   command.add_option("--delta", o->delta, "added to every result");
   command.add_option("--border", o->border, "constant, replicate, reflect or reflect_101 (default)");
   command.add_option("--ddepth", o->ddepth, "output depth: u8, s16 or f32 (default: the input's)");
-  command.add_option("--method", o->method, "auto, tiled, fused, two_pass or fused_direct");
+  command.add_option("--method", o->method, "auto, wide_rows, tiled, fused, two_pass or fused_direct");
   command.callback([o, &globals] { run(*o, globals); });
 }
 
