@@ -29,6 +29,7 @@
 #include "common/types.h"
 #include "common/border.h"
 #include "sep_filter_modes.h"
+#include "sep_filter_fixed_point.h"
 
 #define GROUP_ITEMS 256
 #define TW_WORDS 32                       /* output words per tile row */
@@ -47,9 +48,6 @@
 #define FIRST (LHW * 4 - HL)              /* held element that tap 0 of output element 0 reads */
 #define ST_LOW_FMA (KW <= 3)              /* row sums' low lanes by multiply-add (see st_row) */
 
-#define KPARAMS(p) uint p##0, uint p##1, uint p##2, uint p##3, uint p##4, uint p##5, uint p##6, uint p##7, uint p##8
-#define KLIST(p) p##0, p##1, p##2, p##3, p##4, p##5, p##6, p##7, p##8
-
 /* Held elements j and j + 1 (j compile-time after unrolling) in the low bytes of the two 16-bit
  * lanes of a word: one byte permutation within a word, two across words (j % 4 == 3; element
  * j + 1 is one the windows read, so word j / 4 + 1 is held then). */
@@ -61,19 +59,6 @@ INLINE uint st_pair(const uint* w, int j) {
     case 2: return byte_perm(a, 0u, 0x4342u);
     default: return byte_perm(a, w[j / 4 + 1], 0x0403u) & 0x00FF00FFu; /* bytes 3 of a, 0 of the next */
   }
-}
-
-/* The column sum s = S + 2^15 whose byte 2 (s >> 16) is the output: S / 2^16 rounded half up.
- * SEP_MODE_BITEXACT's vector lanes round half to even: a tie (S % 2^16 = 2^15, so s % 2^16 = 0) whose half-up result
- * s >> 16 is odd takes one less. */
-INLINE uint st_round(uint s, int e, int tail) {
-#if MODE == SEP_MODE_BITEXACT
-  if (e < tail && (s & 0x1FFFFu) == 0x10000u) s -= 1u;
-#else
-  (void)e;
-  (void)tail;
-#endif
-  return s;
 }
 
 /* Row pass of one source row: the row sums of the 4 output elements, h[c] (c = 0..3), from the
@@ -108,7 +93,7 @@ INLINE uint st_column(uint (*h)[4], int j, const uint* kyv, int e0, int tail, ui
     uint acc = 1u << 15;
 #pragma unroll
     for (int t = 0; t < KH; ++t) acc += kyv[t] * h[(j + t) % KH][c];
-    s[c] = st_round(acc, e0 + c, tail);
+    s[c] = fixed_point_round(acc, e0 + c, tail);
   }
   return byte_perm(byte_perm(s[0], s[1], 0x0062u), byte_perm(s[2], s[3], 0x0062u), 0x5410u);
 }

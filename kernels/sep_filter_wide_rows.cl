@@ -31,6 +31,7 @@
 #include "common/types.h"
 #include "common/border.h"
 #include "sep_filter_modes.h"
+#include "sep_filter_fixed_point.h"
 
 #define GROUP_ITEMS 128
 #define HL (AX * CN)                      /* elements a window reaches on the left */
@@ -46,9 +47,6 @@
  * 8 for 3 rows (64 registers) gained 1% there and lost 6% at 3840x2160. The spills these caps
  * leave are in the edge spans' path only (nvdisasm). */
 #define RESIDENT_GROUPS (KH <= 3 ? 7 : 6)
-
-#define KPARAMS(p) uint p##0, uint p##1, uint p##2, uint p##3, uint p##4, uint p##5, uint p##6, uint p##7, uint p##8
-#define KLIST(p) p##0, p##1, p##2, p##3, p##4, p##5, p##6, p##7, p##8
 
 /* Even and odd bytes of a word, each widened to a 16-bit lane. */
 #define EVEN(w) byte_perm((w), 0u, 0x4240u)
@@ -73,19 +71,6 @@ INLINE void sw_columns(uint (*w)[SPAN_WORDS], int r, const uint* kyv, uint* ve, 
     ve[j] = se;
     vo[j] = so;
   }
-}
-
-/* The sum s = S + 2^15 whose byte 2 (s >> 16) is the output: S / 2^16 rounded half up.
- * SEP_MODE_BITEXACT's vector lanes round half to even: a tie (s % 2^16 = 0) whose half-up result
- * s >> 16 is odd takes one less. */
-INLINE uint sw_round(uint s, int e, int tail) {
-#if MODE == SEP_MODE_BITEXACT
-  if (e < tail && (s & 0x1FFFFu) == 0x10000u) s -= 1u;
-#else
-  (void)e;
-  (void)tail;
-#endif
-  return s;
 }
 
 /* Row pass of one output row: the span's 16 outputs, 4 to a word (out[j]: element 4j + c in byte
@@ -116,7 +101,7 @@ INLINE void sw_rows(const uint* pe, const uint* po, const uint* kxv, uint m65536
 #if KW % 2
       acc += kxv[KW / 2] * v[FIRST + c + (KW / 2) * CN];
 #endif
-      s[c4] = sw_round(acc, e + c, tail);
+      s[c4] = fixed_point_round(acc, e + c, tail);
     }
     /* bytes 2 of the four sums gathered into a word */
     out[j] = byte_perm(byte_perm(s[0], s[1], 0x0062u), byte_perm(s[2], s[3], 0x0062u), 0x5410u);
