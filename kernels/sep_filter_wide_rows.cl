@@ -45,7 +45,8 @@
  * 7 for 3 rows (72 registers), 6 for more (80; NVRTC takes 96 unasked). H200, 7680x4320: 6 instead
  * of 5 groups made 5x5 38.6 against 40.6 us, 7x7 45.9 against 48.4, u8x4 5x5 107.5 against 113.3;
  * 8 for 3 rows (64 registers) gained 1% there and lost 6% at 3840x2160. The spills these caps
- * leave are in the edge spans' path only (nvdisasm). */
+ * leave are in the edge spans' path only in the programs read with nvdisasm (one channel 3x3 to
+ * 9x9, u8x3 7x7). */
 #define RESIDENT_GROUPS (KH <= 3 ? 7 : 6)
 
 /* Even and odd bytes of a word, each widened to a 16-bit lane. */
