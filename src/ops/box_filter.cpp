@@ -350,16 +350,11 @@ Event launch_tiled(Queue& queue, const BoxPlan& plan, const TiledPolicy& p) {
 
 // Shape of the wide_rows kernel (kernels/box_filter_wide_rows.cl): u8 sources, window sums below
 // 2^16 (the packed horizontal sums), a halo of at most 16 elements each side (the span beside a
-// work-item's own), at most max_kh rows (RPT + KH - 1 rows of 4 words held in registers). Output
-// rows per work-item: 2 for one channel of at most 4 M elements (more work-items where a row is
-// only a few warps wide: H200, 1920x1080 3x3 7.9 against 10.0 us on CUDA), else 4 (2 lost
-// elsewhere, 8 everywhere: docs/filters.md).
+// work-item's own), at most max_kh rows (RPT + KH - 1 rows of 4 words held in registers). Its
+// launch shape and rows per work-item: detail::wide_rows_* (filter_support.hpp).
 struct WideRowsPolicy {
   bool fits = false;
   int rows = 4;                           // output rows per work-item
-  static constexpr int group = 128;
-  static constexpr int span = 16;         // elements per work-item
-  static constexpr int spans_per_warp = 30;
   static constexpr int max_halo = 16;
   static constexpr int max_kh = 9;
 };
@@ -372,8 +367,8 @@ WideRowsPolicy wide_rows_policy(Queue& queue, const BoxPlan& plan) {
   const bool sums_fit = plan.ksize.width * plan.ksize.height * 255 < 65536;
   p.fits = plan.src->depth() == Depth::u8 && plan.rules.int_sums && sums_fit && hl <= WideRowsPolicy::max_halo &&
            hr <= WideRowsPolicy::max_halo && plan.ksize.height <= WideRowsPolicy::max_kh &&
-           detail::work_group_size(queue, WideRowsPolicy::group) >= WideRowsPolicy::group;
-  p.rows = cn == 1 && detail::element_count(*plan.src) <= 4.0 * (1 << 20) ? 2 : 4;
+           detail::work_group_size(queue, detail::wide_rows_group) >= detail::wide_rows_group;
+  p.rows = detail::wide_rows_rows_per_item(*plan.src);
   return p;
 }
 
@@ -392,14 +387,9 @@ Event launch_wide_rows(Queue& queue, const BoxPlan& plan, const WideRowsPolicy& 
   launch.arg(src.width()).arg(src.height()).arg(plan.anchor.y).arg(detail::border_code(plan.border));
   convert_args(launch, plan);
   launch.image(src).image(dst);
-  const std::size_t row_elements = static_cast<std::size_t>(src.width()) * src.channels();
-  const std::size_t per_warp = WideRowsPolicy::spans_per_warp * WideRowsPolicy::span;
-  const std::size_t warps = (row_elements + per_warp - 1) / per_warp;
-  const std::size_t group = WideRowsPolicy::group;
-  const std::size_t groups_x = (warps * 32 + group - 1) / group;
-  const std::size_t rows = static_cast<std::size_t>(p.rows);
-  const std::size_t groups_y = (static_cast<std::size_t>(src.height()) + rows - 1) / rows;
-  return Event(launch.run(detail::range(groups_x * group, groups_y), detail::range(group, 1)));
+  const std::size_t group = detail::wide_rows_group;
+  return Event(launch.run(detail::range(detail::wide_rows_groups_x(src) * group, detail::wide_rows_groups_y(src, p.rows)),
+                          detail::range(group, 1)));
 }
 
 Event launch_two_pass(Queue& queue, const BoxPlan& plan) {

@@ -52,6 +52,27 @@ inline double element_count(const DeviceImage& image) {
 // measured no faster (docs/filters.md).
 inline int tiled_rows_per_item(const DeviceImage& image) { return element_count(image) > 16.0 * (1 << 20) ? 8 : 4; }
 
+// The `wide_rows` kernels' shape (kernels/common/wide_rows.h; the box and separable filters):
+// work-groups of wide_rows_group work-items, each owning 16 elements of `rows` output rows; a
+// warp's first and last work-items only lend halo, so a warp covers 30 spans (480 elements).
+inline constexpr int wide_rows_group = 128;
+// Output rows per work-item: 2 for one channel of at most 4 M elements (more work-items where a row
+// is only a few warps wide: H200, box 3x3 at 1920x1080 7.9 against 10.0 us on CUDA), else 4 (2 lost
+// elsewhere, 8 everywhere: docs/filters.md).
+inline int wide_rows_rows_per_item(const DeviceImage& image) {
+  return image.channels() == 1 && element_count(image) <= 4.0 * (1 << 20) ? 2 : 4;
+}
+// Work-groups across (x) and down (y) for an image.
+inline std::size_t wide_rows_groups_x(const DeviceImage& image) {
+  constexpr std::size_t warp_elements = 30 * 16;
+  const std::size_t row_elements = static_cast<std::size_t>(image.width()) * image.channels();
+  const std::size_t warps = (row_elements + warp_elements - 1) / warp_elements;
+  return (warps * 32 + wide_rows_group - 1) / wide_rows_group;
+}
+inline std::size_t wide_rows_groups_y(const DeviceImage& image, int rows) {
+  return (static_cast<std::size_t>(image.height()) + static_cast<std::size_t>(rows) - 1) / static_cast<std::size_t>(rows);
+}
+
 // Whether every row of `image` starts on a boundary of `elements` elements, so that a kernel may
 // move vectors of that many elements through vector pointers (buffers are aligned far beyond).
 inline bool vector_aligned(const DeviceImage& image, int elements) {

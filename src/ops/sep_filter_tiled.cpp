@@ -59,11 +59,6 @@ void tap_args(Launch& launch, const SepPlan& plan) {
   }
 }
 
-// wide_rows' launch shape (kernels/common/wide_rows.h): groups of 128 work-items, each a span of 16
-// elements; a warp's first and last work-items only lend halo, so a warp covers 30 spans.
-constexpr int kWideGroup = 128;
-constexpr std::size_t kWideWarpElements = 30 * 16;
-
 }  // namespace
 
 int sep_tiled_rows(Queue& queue, const SepPlan& plan) {
@@ -95,14 +90,13 @@ Event launch_sep_tiled(Queue& queue, const SepPlan& plan, int rpt) {
 
 // The kernel pairs taps k and n - 1 - k, which every kernel of the fixed-point modes allows (OpenCV
 // takes sepFilter2D's fixed point only for kernels symmetric about their anchor; Gaussians are), and
-// so reaches at most 4 taps of 4 channels, 16 elements, each side. Output rows per work-item: 2
-// for one channel of at most 4 M elements (more work-items where a row is only a few warps wide),
-// else 4, as the box filter's wide_rows (docs/filters.md).
+// so reaches at most 4 taps of 4 channels, 16 elements, each side. Rows per work-item as the box
+// filter's wide_rows (filter_support.hpp).
 int sep_wide_rows_rows(Queue& queue, const SepPlan& plan) {
-  if (!fixed_point_u8(plan) || work_group_size(queue, kWideGroup) < kWideGroup) return 0;
+  if (!fixed_point_u8(plan) || work_group_size(queue, wide_rows_group) < wide_rows_group) return 0;
   const bool centred = plan.anchor.x == plan.kw / 2 && plan.anchor.y == plan.kh / 2;
   if (!centred || !symmetric(plan.kx, plan.kw) || !symmetric(plan.ky, plan.kh)) return 0;
-  return plan.src->channels() == 1 && element_count(*plan.src) <= 4.0 * (1 << 20) ? 2 : 4;
+  return wide_rows_rows_per_item(*plan.src);
 }
 
 // automatic's choice between the two on NVIDIA sm_90, where each measured faster (H200, 2026-11-29,
@@ -135,12 +129,8 @@ Event launch_sep_wide_rows(Queue& queue, const SepPlan& plan, int rpt) {
   launch.arg(src.width()).arg(src.height()).arg(plan.anchor.y).arg(border_code(plan.border)).arg(plan.tail);
   tap_args(launch, plan);
   launch.image(src).image(dst);
-  const std::size_t row_elements = static_cast<std::size_t>(src.width()) * src.channels();
-  const std::size_t warps = (row_elements + kWideWarpElements - 1) / kWideWarpElements;
-  const std::size_t groups_x = (warps * 32 + kWideGroup - 1) / kWideGroup;
-  const std::size_t rows = static_cast<std::size_t>(rpt);
-  const std::size_t groups_y = (static_cast<std::size_t>(src.height()) + rows - 1) / rows;
-  return Event(launch.run(range(groups_x * kWideGroup, groups_y), range(kWideGroup, 1)));
+  return Event(launch.run(range(wide_rows_groups_x(src) * wide_rows_group, wide_rows_groups_y(src, rpt)),
+                          range(wide_rows_group, 1)));
 }
 
 }  // namespace plinth::detail
