@@ -81,7 +81,29 @@ INLINE void store_rgb(GLOBAL uchar* row, int x, int yv, int ruv, int guv, int bu
 #endif
 }
 
-/* One work-item per 2x2 block, which shares one U, V pair. */
+/* A pixel's bytes in the order vstore4 / vstore3 write them, as a little-endian word (with four
+ * channels, alpha 255 in the top byte). */
+INLINE uint pixel_word(int yv, int ruv, int guv, int buv) {
+  const int yy = max(yv - 16, 0) * CY;
+  const uint r = nv12_channel(yy, ruv), g = nv12_channel(yy, guv), b = nv12_channel(yy, buv);
+  return (RIDX == 0 ? r | (g << 8) | (b << 16) : b | (g << 8) | (r << 16)) | (DCN == 4 ? 0xFF000000u : 0u);
+}
+
+/* A row's two pixels of a block: one 8-byte store (four channels) or three 2-byte stores (three). */
+INLINE void store_pair(GLOBAL uchar* row, int bx, uint p0, uint p1) {
+#if DCN == 4
+  *(GLOBAL uint2*)(row + 8 * bx) = VEC2(uint2, p0, p1);
+#else
+  GLOBAL ushort* out = (GLOBAL ushort*)(row + 6 * bx);
+  out[0] = (ushort)p0;
+  out[1] = (ushort)((p0 >> 16) | (p1 << 8));
+  out[2] = (ushort)(p1 >> 8);
+#endif
+}
+
+/* One work-item per 2x2 block, which shares one U, V pair. Into rows that start on 8-byte (four
+ * channels) or 2-byte (three) boundaries, a row's two pixels go out in one or three stores instead
+ * of eight or six byte stores; elsewhere byte by byte. */
 KERNEL void nv12_to_rgb(int width, int height, CONST_IMAGE_PARAM(uchar, luma), CONST_IMAGE_PARAM(uchar, chroma),
                         IMAGE_PARAM(uchar, dst)) {
   const int bx = GLOBAL_ID(0);
@@ -96,6 +118,13 @@ KERNEL void nv12_to_rgb(int width, int height, CONST_IMAGE_PARAM(uchar, luma), C
   const uchar2 y1 = vload2(bx, luma + IMAGE_INDEX(luma, 0, 2 * by + 1));
   GLOBAL uchar* row0 = dst + IMAGE_INDEX(dst, 0, 2 * by);
   GLOBAL uchar* row1 = dst + IMAGE_INDEX(dst, 0, 2 * by + 1);
+#if PLINTH_LITTLE_ENDIAN
+  if (((dst_offset | dst_step) & (DCN == 4 ? 7 : 1)) == 0) {
+    store_pair(row0, bx, pixel_word(y0.x, ruv, guv, buv), pixel_word(y0.y, ruv, guv, buv));
+    store_pair(row1, bx, pixel_word(y1.x, ruv, guv, buv), pixel_word(y1.y, ruv, guv, buv));
+    return;
+  }
+#endif
   store_rgb(row0, 2 * bx, y0.x, ruv, guv, buv);
   store_rgb(row0, 2 * bx + 1, y0.y, ruv, guv, buv);
   store_rgb(row1, 2 * bx, y1.x, ruv, guv, buv);
