@@ -71,22 +71,17 @@ KERNEL void rgb_to_gray(int width, int height, CONST_IMAGE_PARAM(SRC_T, src), IM
 
 INLINE uchar nv12_channel(int y, int uv) { return convert_uchar_sat((y + uv) >> 20); }
 
-INLINE void store_rgb(GLOBAL uchar* row, int x, int yv, int ruv, int guv, int buv) {
-  const int yy = max(yv - 16, 0) * CY;
-  const uchar r = nv12_channel(yy, ruv), g = nv12_channel(yy, guv), b = nv12_channel(yy, buv);
-#if DCN == 4
-  vstore4(RIDX == 0 ? VEC4(uchar4, r, g, b, 255) : VEC4(uchar4, b, g, r, 255), x, row);
-#else
-  vstore3(RIDX == 0 ? VEC3(uchar3, r, g, b) : VEC3(uchar3, b, g, r), x, row);
-#endif
-}
-
-/* A pixel's bytes in the order vstore4 / vstore3 write them, as a little-endian word (with four
- * channels, alpha 255 in the top byte). */
+/* A pixel's bytes, first in the low byte (with four channels, alpha 255 in the top byte). */
 INLINE uint pixel_word(int yv, int ruv, int guv, int buv) {
   const int yy = max(yv - 16, 0) * CY;
   const uint r = nv12_channel(yy, ruv), g = nv12_channel(yy, guv), b = nv12_channel(yy, buv);
   return (RIDX == 0 ? r | (g << 8) | (b << 16) : b | (g << 8) | (r << 16)) | (DCN == 4 ? 0xFF000000u : 0u);
+}
+
+/* Pixel x of a row, byte by byte (rows on any boundary). */
+INLINE void store_rgb(GLOBAL uchar* row, int x, uint p) {
+#pragma unroll
+  for (int c = 0; c < DCN; ++c) row[x * DCN + c] = (uchar)(p >> (8 * c));
 }
 
 /* A row's two pixels of a block: one 8-byte store (four channels) or three 2-byte stores (three). */
@@ -118,16 +113,18 @@ KERNEL void nv12_to_rgb(int width, int height, CONST_IMAGE_PARAM(uchar, luma), C
   const uchar2 y1 = vload2(bx, luma + IMAGE_INDEX(luma, 0, 2 * by + 1));
   GLOBAL uchar* row0 = dst + IMAGE_INDEX(dst, 0, 2 * by);
   GLOBAL uchar* row1 = dst + IMAGE_INDEX(dst, 0, 2 * by + 1);
+  const uint p00 = pixel_word(y0.x, ruv, guv, buv), p01 = pixel_word(y0.y, ruv, guv, buv);
+  const uint p10 = pixel_word(y1.x, ruv, guv, buv), p11 = pixel_word(y1.y, ruv, guv, buv);
 #if PLINTH_LITTLE_ENDIAN
   if (((dst_offset | dst_step) & (DCN == 4 ? 7 : 1)) == 0) {
-    store_pair(row0, bx, pixel_word(y0.x, ruv, guv, buv), pixel_word(y0.y, ruv, guv, buv));
-    store_pair(row1, bx, pixel_word(y1.x, ruv, guv, buv), pixel_word(y1.y, ruv, guv, buv));
+    store_pair(row0, bx, p00, p01);
+    store_pair(row1, bx, p10, p11);
     return;
   }
 #endif
-  store_rgb(row0, 2 * bx, y0.x, ruv, guv, buv);
-  store_rgb(row0, 2 * bx + 1, y0.y, ruv, guv, buv);
-  store_rgb(row1, 2 * bx, y1.x, ruv, guv, buv);
-  store_rgb(row1, 2 * bx + 1, y1.y, ruv, guv, buv);
+  store_rgb(row0, 2 * bx, p00);
+  store_rgb(row0, 2 * bx + 1, p01);
+  store_rgb(row1, 2 * bx, p10);
+  store_rgb(row1, 2 * bx + 1, p11);
 }
 #endif

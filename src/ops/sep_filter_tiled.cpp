@@ -53,10 +53,21 @@ bool symmetric(const std::array<std::uint32_t, 64>& k, int n) {
   return true;
 }
 
-void tap_args(Launch& launch, const SepPlan& plan) {
+// What both kernels take: their options up to the rows per work-item (the callers add the row
+// alignments), and their arguments (size, anchor row, border, tail, the taps, the images).
+BuildOptions fixed_point_options(const SepPlan& plan, int rpt) {
+  BuildOptions o;
+  o.define("CN", plan.src->channels()).define("KW", plan.kw).define("KH", plan.kh).define("AX", plan.anchor.x);
+  o.define("MODE", static_cast<long long>(plan.mode)).define("RPT", rpt);
+  return o;
+}
+
+void fixed_point_args(Launch& launch, const SepPlan& plan) {
+  launch.arg(plan.src->width()).arg(plan.src->height()).arg(plan.anchor.y).arg(border_code(plan.border)).arg(plan.tail);
   for (const auto* k : {&plan.kx, &plan.ky}) {
     for (int i = 0; i < sep_tiled_max_taps; ++i) launch.arg((*k)[static_cast<std::size_t>(i)]);
   }
+  launch.image(*plan.src).image(*plan.dst);
 }
 
 }  // namespace
@@ -72,15 +83,10 @@ int sep_tiled_rows(Queue& queue, const SepPlan& plan) {
 Event launch_sep_tiled(Queue& queue, const SepPlan& plan, int rpt) {
   const DeviceImage& src = *plan.src;
   const DeviceImage& dst = *plan.dst;
-  BuildOptions o;
-  o.define("CN", src.channels()).define("KW", plan.kw).define("KH", plan.kh).define("AX", plan.anchor.x);
-  o.define("MODE", static_cast<long long>(plan.mode)).define("RPT", rpt);
+  BuildOptions o = fixed_point_options(plan, rpt);
   o.define("SRC_WORDS", vector_aligned(src, 4) ? 1 : 0).define("DST_WORDS", vector_aligned(dst, 4) ? 1 : 0);
-  const auto program = get_program(queue, "sep_filter_tiled.cl", o);
-  Launch launch(queue, program, "sep_filter_tiled");
-  launch.arg(src.width()).arg(src.height()).arg(plan.anchor.y).arg(border_code(plan.border)).arg(plan.tail);
-  tap_args(launch, plan);
-  launch.image(src).image(dst);
+  Launch launch(queue, get_program(queue, "sep_filter_tiled.cl", o), "sep_filter_tiled");
+  fixed_point_args(launch, plan);
   const std::size_t words = (static_cast<std::size_t>(src.width()) * src.channels() + 3) / 4;
   const std::size_t tile_h = static_cast<std::size_t>(kRowGroups * rpt);
   const std::size_t groups_x = (words + kTileWords - 1) / kTileWords;
@@ -119,16 +125,11 @@ bool sep_wide_rows_preferred(Queue& queue, const SepPlan& plan) {
 Event launch_sep_wide_rows(Queue& queue, const SepPlan& plan, int rpt) {
   const DeviceImage& src = *plan.src;
   const DeviceImage& dst = *plan.dst;
-  BuildOptions o;
-  o.define("CN", src.channels()).define("KW", plan.kw).define("KH", plan.kh).define("AX", plan.anchor.x);
-  o.define("MODE", static_cast<long long>(plan.mode)).define("RPT", rpt);
+  BuildOptions o = fixed_point_options(plan, rpt);
   o.define("SRC_WORDS", vector_aligned(src, 4) ? 1 : 0).define("SRC_SPANS", vector_aligned(src, 16) ? 1 : 0);
   o.define("DST_WORDS", vector_aligned(dst, 4) ? 1 : 0).define("DST_SPANS", vector_aligned(dst, 16) ? 1 : 0);
-  const auto program = get_program(queue, "sep_filter_wide_rows.cl", o);
-  Launch launch(queue, program, "sep_filter_wide_rows");
-  launch.arg(src.width()).arg(src.height()).arg(plan.anchor.y).arg(border_code(plan.border)).arg(plan.tail);
-  tap_args(launch, plan);
-  launch.image(src).image(dst);
+  Launch launch(queue, get_program(queue, "sep_filter_wide_rows.cl", o), "sep_filter_wide_rows");
+  fixed_point_args(launch, plan);
   return Event(launch.run(range(wide_rows_groups_x(src) * wide_rows_group, wide_rows_groups_y(src, rpt)),
                           range(wide_rows_group, 1)));
 }
