@@ -126,9 +126,9 @@ TEST(SepFilter, FixedPointSmoothingKernelsU8) {
   check_case(random_image(33, 9, Format{Depth::u8, 1}, 399), {1.0f}, {0.25f, 0.5f, 0.25f}, SepFilterOptions{});
 }
 
-// tiled and wide_rows: sepFilter2D's fixed-point smoothing kernels (delta 0) up to 9 taps, any
-// anchor; its vector lanes round half to even, its scalar tail half up (widths not multiples of
-// 4 / cn).
+// tiled and wide_rows: sepFilter2D's fixed-point smoothing kernels (delta 0) up to 9 taps, with the
+// anchor at the centre (OpenCV takes its fixed point only for kernels symmetric about it); its
+// vector lanes round half to even, its scalar tail half up (widths not multiples of 4 / cn).
 void fixed_point_cases(SepFilterMethod method) {
   std::mt19937 rng(9);
   int seed = 0;
