@@ -119,6 +119,63 @@ TEST(DeviceMemory, UploadsFromOrdinaryMemoryArriveWhole) {
   }
 }
 
+// Views both ways through ordinary (pageable) memory, from 1 byte to 6.6 MB, rows of 1.1 MB among
+// them (on CUDA, uploads from 1 MiB go through the queue's staging in chunks of 256 KiB, or not
+// where a row is longer): downloads of device views (pitched source rows) into host views
+// (pitched destination rows), uploads of host views into device views; the bytes outside the
+// destination view keep their values.
+TEST(DeviceMemory, ViewsThroughOrdinaryMemoryArriveWholeAndAlone) {
+  struct Shape {
+    int width, height;
+    Format format;
+  };
+  const Shape shapes[] = {{1, 1, {Depth::u8, 1}},      {1000, 300, {Depth::u8, 1}}, {1100, 1000, {Depth::f32, 1}},
+                          {1500, 1100, {Depth::u8, 4}}, {70000, 3, {Depth::f32, 4}}, {333, 250, {Depth::u8, 3}}};
+  std::uint32_t seed = 91;
+  for (const Shape& shape : shapes) {
+    const HostImage source = test::random_image(shape.width + 5, shape.height + 2, shape.format, seed++);
+    const DeviceImage device = test::queue().upload(source);
+    const Rect part{3, 1, shape.width, shape.height};
+    // Whole image into a tight host image, and the device view into a view of a wider host image.
+    const HostImage whole = test::queue().download(device);
+    HostImage wider = test::random_image(shape.width + 9, shape.height + 4, shape.format, seed++);
+    const HostImage before = wider.clone();
+    HostImage target = wider.view({4, 2, shape.width, shape.height});
+    test::queue().download(device.view(part), target).wait();
+    const std::size_t es = shape.format.pixel_size();
+    for (int y = 0; y < source.height(); ++y) {
+      ASSERT_EQ(std::memcmp(whole.row(y), source.row(y), source.row_bytes()), 0)
+          << shape.width << "x" << shape.height << " whole, row " << y;
+    }
+    for (int y = 0; y < wider.height(); ++y) {
+      const bool inside = y >= 2 && y < 2 + shape.height;
+      const std::size_t left = inside ? 4 * es : wider.row_bytes();
+      ASSERT_EQ(std::memcmp(wider.row(y), before.row(y), left), 0) << shape.width << "x" << shape.height << " row " << y;
+      if (!inside) continue;
+      ASSERT_EQ(std::memcmp(wider.row(y) + left, source.row(y - 1) + 3 * es, shape.width * es), 0)
+          << shape.width << "x" << shape.height << " view, row " << y;
+      const std::size_t right = left + shape.width * es;
+      ASSERT_EQ(std::memcmp(wider.row(y) + right, before.row(y) + right, wider.row_bytes() - right), 0)
+          << shape.width << "x" << shape.height << " right of the view, row " << y;
+    }
+    // The source's view into the same place of a device copy of `before`.
+    DeviceImage into = test::queue().upload(before);
+    test::queue().upload(source.view(part), into.view({4, 2, shape.width, shape.height})).wait();
+    const HostImage after = test::queue().download(into);
+    for (int y = 0; y < after.height(); ++y) {
+      const bool inside = y >= 2 && y < 2 + shape.height;
+      const std::size_t left = inside ? 4 * es : after.row_bytes();
+      ASSERT_EQ(std::memcmp(after.row(y), before.row(y), left), 0) << shape.width << "x" << shape.height << " up, row " << y;
+      if (!inside) continue;
+      ASSERT_EQ(std::memcmp(after.row(y) + left, source.row(y - 1) + 3 * es, shape.width * es), 0)
+          << shape.width << "x" << shape.height << " uploaded view, row " << y;
+      const std::size_t right = left + shape.width * es;
+      ASSERT_EQ(std::memcmp(after.row(y) + right, before.row(y) + right, after.row_bytes() - right), 0)
+          << shape.width << "x" << shape.height << " right of the uploaded view, row " << y;
+    }
+  }
+}
+
 // Allocates images of a quarter of the largest allocation (at most 1 GiB) and fills each, which
 // makes the driver really allocate it, until the device refuses; that refusal must be
 // out_of_memory naming a size. Off unless PLINTH_GPU_OOM_TEST=1 (it takes the whole device

@@ -1,6 +1,8 @@
 #pragma once
 // The CUDA implementations of the backend interface's objects (driver API, primary contexts).
 
+#include <array>
+#include <cstddef>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -159,9 +161,16 @@ class CuQueue final : public detail::QueueImpl {
  private:
   CUevent begin();
   std::shared_ptr<detail::EventImpl> end(CUevent start);
-  // A small read into pageable memory, through page-locked staging (read_rect says why).
+  // Transfers with pageable host memory through the page-locked staging buffers (queue.cpp says
+  // which ones take them).
   std::shared_ptr<detail::EventImpl> read_staged(CUdeviceptr src, std::size_t src_pitch, void* dst, std::size_t dst_pitch,
                                                  std::size_t row_bytes, std::size_t rows);
+  std::shared_ptr<detail::EventImpl> write_staged(CUdeviceptr dst, std::size_t dst_pitch, const void* src,
+                                                  std::size_t src_pitch, std::size_t row_bytes, std::size_t rows,
+                                                  bool blocking);
+  void copy_with_host(bool to_host, CUdeviceptr device, std::size_t device_pitch, const void* host,
+                      std::size_t host_pitch, std::size_t row_bytes, std::size_t rows);
+  std::byte* staging(int half);  // makes the buffers and their events on first use
 
   CuDevice& device_;
   const Driver& api_;
@@ -171,7 +180,8 @@ class CuQueue final : public detail::QueueImpl {
   CUevent origin_ = nullptr;
   std::shared_ptr<void> alive_ = std::make_shared<char>(0);  // expires with the queue (CuPendingEvent)
   std::mutex staging_mutex_;
-  std::shared_ptr<void> staging_;  // page-locked, kStagingBytes, made on first use
+  std::shared_ptr<void> staging_;           // page-locked, two halves of a chunk each, made on first use
+  std::array<CUevent, 2> staging_done_{};  // per half: the end of the last transfer through it
 };
 
 class CuDevice final : public detail::Device {

@@ -104,6 +104,9 @@ CuQueue::~CuQueue() {
   make_current(api_, device_.context());
   api_.cuStreamSynchronize(stream_);
   pool_->give(origin_);
+  for (CUevent e : staging_done_) {
+    if (e != nullptr) api_.cuEventDestroy(e);
+  }
   if (owned_) api_.cuStreamDestroy(stream_);
 }
 
@@ -231,34 +234,18 @@ CUDA_MEMCPY2D rect_copy(std::size_t row_bytes, std::size_t rows) {
   return c;
 }
 
-}  // namespace
-
-std::shared_ptr<detail::EventImpl> CuQueue::write_rect(const detail::Buffer& dst, detail::BufferRect dst_rect,
-                                                       const void* src, std::size_t src_pitch, std::size_t row_bytes,
-                                                       std::size_t rows, bool blocking) {
-  CUevent start = begin();
-  if (contiguous(src_pitch, dst_rect.pitch, row_bytes, rows)) {
-    check(api_.cuMemcpyHtoDAsync(device_ptr(dst) + dst_rect.offset, src, row_bytes * rows, stream_), "cuMemcpyHtoDAsync");
-    auto event = end(start);
-    if (blocking) event->wait();
-    return event;
-  }
-  CUDA_MEMCPY2D c = rect_copy(row_bytes, rows);
-  c.srcMemoryType = CU_MEMORYTYPE_HOST;
-  c.srcHost = src;
-  c.srcPitch = src_pitch;
-  c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
-  c.dstDevice = device_ptr(dst) + dst_rect.offset;
-  c.dstPitch = dst_rect.pitch;
-  check(api_.cuMemcpy2DAsync(&c, stream_), "cuMemcpy2DAsync");
-  auto event = end(start);
-  if (blocking) event->wait();
-  return event;
-}
-
-namespace {
-
-constexpr std::size_t kStagingBytes = 64 * 1024;
+// Transfers with pageable host memory that take the queue's own page-locked staging: two halves of
+// kStagingChunk bytes, each with an event that marks the end of its last transfer
+// (docs/backends.md, "Transfers with host memory (CUDA)"):
+// - reads up to kSmallRead: on the H100 the driver's pageable read of 16 KB took 18-19 us between
+//   its events, 6.6-7.6 us through the staging; larger reads stay with the driver, which was
+//   faster than the staging's chunks (H200, host clock, 8.3 MB: 682 against 1,196 us);
+// - writes from kLargeWrite, in chunks, the host filling one half while the copy engine drains the
+//   other (H200, host clock): 8.3 MB 1,698 -> 1,137 us, 33 MB 6,615 -> 4,446 (1 MiB chunks:
+//   4,796); at 307 KB the driver was faster (44 against 51 us).
+constexpr std::size_t kStagingChunk = 256 * 1024;
+constexpr std::size_t kSmallRead = 64 * 1024;
+constexpr std::size_t kLargeWrite = 1024 * 1024;
 
 // Whether the driver knows `p` as host memory it can reach directly (page-locked or registered).
 bool page_locked(const Driver& api, const void* p) {
@@ -267,30 +254,111 @@ bool page_locked(const Driver& api, const void* p) {
   return api.cuPointerGetAttribute(&type, kMemoryType, reinterpret_cast<CUdeviceptr>(p)) == CUDA_SUCCESS;
 }
 
+// Rows packed `from_pitch` apart to rows packed `to_pitch` apart, on the host.
+void copy_rows(std::byte* to, std::size_t to_pitch, const std::byte* from, std::size_t from_pitch, std::size_t row_bytes,
+               std::size_t rows) {
+  if (to_pitch == row_bytes && from_pitch == row_bytes) {
+    std::memcpy(to, from, row_bytes * rows);
+    return;
+  }
+  for (std::size_t r = 0; r < rows; ++r) std::memcpy(to + r * to_pitch, from + r * from_pitch, row_bytes);
+}
+
 }  // namespace
 
+std::byte* CuQueue::staging(int half) {
+  if (!staging_) {
+    staging_ = device_.allocate_host(2 * kStagingChunk);
+    for (CUevent& e : staging_done_) {
+      constexpr unsigned kDisableTiming = 2;  // CU_EVENT_DISABLE_TIMING
+      check(api_.cuEventCreate(&e, kDisableTiming), "cuEventCreate");
+    }
+  }
+  return static_cast<std::byte*>(staging_.get()) + static_cast<std::size_t>(half) * kStagingChunk;
+}
+
+// `rows` rows of `row_bytes` between device memory and host memory, each side's rows its pitch apart:
+// one plain copy where both sides are contiguous, a 2-D copy otherwise. `host` is the destination
+// when `to_host`.
+void CuQueue::copy_with_host(bool to_host, CUdeviceptr device, std::size_t device_pitch, const void* host,
+                             std::size_t host_pitch, std::size_t row_bytes, std::size_t rows) {
+  if (contiguous(device_pitch, host_pitch, row_bytes, rows)) {
+    if (to_host) {
+      check(api_.cuMemcpyDtoHAsync(const_cast<void*>(host), device, row_bytes * rows, stream_), "cuMemcpyDtoHAsync");
+    } else {
+      check(api_.cuMemcpyHtoDAsync(device, host, row_bytes * rows, stream_), "cuMemcpyHtoDAsync");
+    }
+    return;
+  }
+  CUDA_MEMCPY2D c = rect_copy(row_bytes, rows);
+  if (to_host) {
+    c.srcMemoryType = CU_MEMORYTYPE_DEVICE;
+    c.srcDevice = device;
+    c.srcPitch = device_pitch;
+    c.dstMemoryType = CU_MEMORYTYPE_HOST;
+    c.dstHost = const_cast<void*>(host);
+    c.dstPitch = host_pitch;
+  } else {
+    c.srcMemoryType = CU_MEMORYTYPE_HOST;
+    c.srcHost = host;
+    c.srcPitch = host_pitch;
+    c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+    c.dstDevice = device;
+    c.dstPitch = device_pitch;
+  }
+  check(api_.cuMemcpy2DAsync(&c, stream_), "cuMemcpy2DAsync");
+}
+
+// A small read (at most kSmallRead bytes) through staging half 0.
 std::shared_ptr<detail::EventImpl> CuQueue::read_staged(CUdeviceptr src, std::size_t src_pitch, void* dst,
                                                         std::size_t dst_pitch, std::size_t row_bytes, std::size_t rows) {
   std::lock_guard lock(staging_mutex_);
-  if (!staging_) staging_ = device_.allocate_host(kStagingBytes);
+  std::byte* stage = staging(0);
   CUevent start = begin();
-  if (rows == 1 || src_pitch == row_bytes) {
-    check(api_.cuMemcpyDtoHAsync(staging_.get(), src, row_bytes * rows, stream_), "cuMemcpyDtoHAsync");
-  } else {
-    CUDA_MEMCPY2D c = rect_copy(row_bytes, rows);
-    c.srcMemoryType = CU_MEMORYTYPE_DEVICE;
-    c.srcDevice = src;
-    c.srcPitch = src_pitch;
-    c.dstMemoryType = CU_MEMORYTYPE_HOST;
-    c.dstHost = staging_.get();
-    c.dstPitch = row_bytes;
-    check(api_.cuMemcpy2DAsync(&c, stream_), "cuMemcpy2DAsync");
-  }
+  copy_with_host(true, src, src_pitch, stage, row_bytes, row_bytes, rows);
+  check(api_.cuEventRecord(staging_done_[0], stream_), "cuEventRecord");
   auto event = end(start);
   event->wait();
-  const auto* from = static_cast<const std::byte*>(staging_.get());
-  auto* to = static_cast<std::byte*>(dst);
-  for (std::size_t r = 0; r < rows; ++r) std::memcpy(to + r * dst_pitch, from + r * row_bytes, row_bytes);
+  copy_rows(static_cast<std::byte*>(dst), dst_pitch, stage, row_bytes, row_bytes, rows);
+  return event;
+}
+
+std::shared_ptr<detail::EventImpl> CuQueue::write_staged(CUdeviceptr dst, std::size_t dst_pitch, const void* src,
+                                                         std::size_t src_pitch, std::size_t row_bytes, std::size_t rows,
+                                                         bool blocking) {
+  std::lock_guard lock(staging_mutex_);
+  const std::size_t per_chunk = kStagingChunk / row_bytes;
+  const std::size_t chunks = (rows + per_chunk - 1) / per_chunk;
+  const auto* from = static_cast<const std::byte*>(src);
+  CUevent start = begin();
+  for (std::size_t c = 0; c < chunks; ++c) {
+    const int half = static_cast<int>(c % 2);
+    std::byte* stage = staging(half);
+    // The half's previous transfer (of this call or an earlier one) must be done with it.
+    check_sync(api_.cuEventSynchronize(staging_done_[static_cast<std::size_t>(half)]), "cuEventSynchronize");
+    const std::size_t r0 = c * per_chunk, n = std::min(per_chunk, rows - r0);
+    copy_rows(stage, row_bytes, from + r0 * src_pitch, src_pitch, row_bytes, n);
+    copy_with_host(false, dst + r0 * dst_pitch, dst_pitch, stage, row_bytes, row_bytes, n);
+    check(api_.cuEventRecord(staging_done_[static_cast<std::size_t>(half)], stream_), "cuEventRecord");
+  }
+  auto event = end(start);
+  if (blocking) event->wait();
+  return event;
+}
+
+std::shared_ptr<detail::EventImpl> CuQueue::write_rect(const detail::Buffer& dst, detail::BufferRect dst_rect,
+                                                       const void* src, std::size_t src_pitch, std::size_t row_bytes,
+                                                       std::size_t rows, bool blocking) {
+  const std::size_t bytes = row_bytes * rows;
+  if (bytes >= kLargeWrite && row_bytes <= kStagingChunk && !page_locked(api_, src)) {
+    make_current(api_, device_.context());
+    return write_staged(device_ptr(dst) + dst_rect.offset, rows == 1 ? row_bytes : dst_rect.pitch, src, src_pitch,
+                        row_bytes, rows, blocking);
+  }
+  CUevent start = begin();
+  copy_with_host(false, device_ptr(dst) + dst_rect.offset, dst_rect.pitch, src, src_pitch, row_bytes, rows);
+  auto event = end(start);
+  if (blocking) event->wait();
   return event;
 }
 
@@ -298,29 +366,16 @@ std::shared_ptr<detail::EventImpl> CuQueue::read_rect(const detail::Buffer& src,
                                                       std::size_t dst_pitch, std::size_t row_bytes, std::size_t rows,
                                                       bool blocking) {
   // A read into pageable memory is synchronous whatever `blocking` says (the driver copies
-  // through its own staging buffer before it returns); on the H100 a 16 KB read took 18-19 us
-  // between its events into pageable memory and 6.6-7.6 us into page-locked memory. Small reads
-  // take our own page-locked staging instead: the same wait, without the driver's detour.
-  if (row_bytes * rows > 0 && row_bytes * rows <= kStagingBytes && !page_locked(api_, dst)) {
+  // through its own staging buffer before it returns). Small ones take the queue's staging instead:
+  // the same wait, without the driver's detour.
+  const std::size_t bytes = row_bytes * rows;
+  if (bytes > 0 && bytes <= kSmallRead && !page_locked(api_, dst)) {
     make_current(api_, device_.context());
     return read_staged(device_ptr(src) + src_rect.offset, rows == 1 ? row_bytes : src_rect.pitch, dst, dst_pitch,
                        row_bytes, rows);
   }
   CUevent start = begin();
-  if (contiguous(src_rect.pitch, dst_pitch, row_bytes, rows)) {
-    check(api_.cuMemcpyDtoHAsync(dst, device_ptr(src) + src_rect.offset, row_bytes * rows, stream_), "cuMemcpyDtoHAsync");
-    auto event = end(start);
-    if (blocking) event->wait();
-    return event;
-  }
-  CUDA_MEMCPY2D c = rect_copy(row_bytes, rows);
-  c.srcMemoryType = CU_MEMORYTYPE_DEVICE;
-  c.srcDevice = device_ptr(src) + src_rect.offset;
-  c.srcPitch = src_rect.pitch;
-  c.dstMemoryType = CU_MEMORYTYPE_HOST;
-  c.dstHost = dst;
-  c.dstPitch = dst_pitch;
-  check(api_.cuMemcpy2DAsync(&c, stream_), "cuMemcpy2DAsync");
+  copy_with_host(true, device_ptr(src) + src_rect.offset, src_rect.pitch, dst, dst_pitch, row_bytes, rows);
   auto event = end(start);
   if (blocking) event->wait();
   return event;
