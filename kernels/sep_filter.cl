@@ -342,8 +342,8 @@ INLINE DST_T fd_column_finish(const float* r, int e, const uint* kyb, int tail, 
 /* Groups a compute unit should hold, where asked (CUDA: registers at most 65536 / (FD_GS x groups);
  * OpenCL: the group size only). f32, one channel, 31 taps each way: 4, which NVRTC 13 fits in 64
  * registers without spilling (90 unasked: 2 groups); on the H200, 3840x2160, 86.8 -> 72.9 us
- * (NVIDIA OpenCL 71.6), 1920x1080 48.5 -> 46.4. Not asked elsewhere: at 64 registers 17 to 29 and
- * 33 to 41 taps, and u8 rows of 31, spill (docs/backends.md). */
+ * (NVIDIA OpenCL 71.6). Not asked elsewhere: at 64 registers 17 to 29 and 33 to 41 taps, and u8
+ * rows of 31, spill (docs/backends.md). */
 #if SRC_DEPTH == DEPTH_F32 && CN == 1 && KW == 31 && KH == 31 && FD_GS == 256
 #define FD_KERNEL_GROUPS REQD_GROUP_SIZE_RESIDENT(FD_GS, 4)
 #else

@@ -120,6 +120,11 @@ DirectPolicy direct_policy(Queue& queue, const SepPlan& plan) {
   if (!narrow) best.ve = 0;
   const int width = std::max(plan.src->width(), 1);
   const int height = std::max(plan.src->height(), 1);
+  // Groups that run at once: the model takes 4 of 256 work-items a compute unit (on NVIDIA GPUs
+  // the kernel's 64-128 registers allow 2 to 4). A last wave that is mostly empty costs about as
+  // much as a full one: on the H200 at 1920x1080 the 64x128 tiles' 270 groups took 36.5 us on
+  // NVIDIA OpenCL (264 at once, then 6) and 64x64 tiles 28.5 (docs/filters.md).
+  const double slots = 4.0 * std::max(1u, queue.context().device().compute_units);
   double best_cost = std::numeric_limits<double>::max();
   for (int tw : {32, 64, 128}) {
     for (int th : {16, 32, 64, 128, 256}) {
@@ -138,7 +143,10 @@ DirectPolicy direct_policy(Queue& queue, const SepPlan& plan) {
         // Tiles cut by the image's right and bottom edges do the work of whole ones.
         const double cut = (static_cast<double>((width + tw - 1) / tw) * tw / width) *
                            (static_cast<double>((height + th - 1) / th) * th / height);
-        const double cost = cut * (row_slots + col_slots + 2.0 * source) / outputs;
+        // The share of the waves' room that the groups fill.
+        const double groups = static_cast<double>((width + tw - 1) / tw) * ((height + th - 1) / th);
+        const double busy = groups / (std::ceil(groups / slots) * slots);
+        const double cost = cut * (row_slots + col_slots + 2.0 * source) / outputs / busy;
         if (cost < best_cost) {
           best_cost = cost;
           best.tw = tw;
