@@ -268,11 +268,13 @@ void copy_rows(std::byte* to, std::size_t to_pitch, const std::byte* from, std::
 
 std::byte* CuQueue::staging(int half) {
   if (!staging_) {
-    staging_ = device_.allocate_host(2 * kStagingChunk);
+    // The events first: the buffers stand only once both events do, so a failure here leaves
+    // the next call to try again.
     for (CUevent& e : staging_done_) {
       constexpr unsigned kDisableTiming = 2;  // CU_EVENT_DISABLE_TIMING
-      check(api_.cuEventCreate(&e, kDisableTiming), "cuEventCreate");
+      if (e == nullptr) check(api_.cuEventCreate(&e, kDisableTiming), "cuEventCreate");
     }
+    staging_ = device_.allocate_host(2 * kStagingChunk);
   }
   return static_cast<std::byte*>(staging_.get()) + static_cast<std::size_t>(half) * kStagingChunk;
 }
