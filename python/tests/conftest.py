@@ -1,12 +1,32 @@
 """Shared inputs for the Python tests: OpenCV 4.6 (Debian's python3-opencv, the same library the C++
 tests compare with) is the reference; images are seeded random noise and the bundled photo."""
+import os
 import pathlib
 
 import numpy as np
 import pytest
 
+import plinth
+
 cv2 = pytest.importorskip("cv2")
 cv2.ocl.setUseOpenCL(False)  # OpenCV's CPU path is the specification
+
+
+def _leave_pocl_builds_to_pocl():
+    """As in the C++ tests (tests/support/test_support.cpp): on PoCL, plinth's disk cache stays off
+    unless PLINTH_CACHE_DIR names one. PoCL caches its builds itself, and a binary asked of PoCL
+    costs a compile of every kernel of the program (docs/backends.md)."""
+    if "PLINTH_CACHE_DIR" in os.environ:
+        return
+    try:
+        platform = plinth.Context().device["platform"]
+    except Exception:  # no device: the tests say so themselves
+        return
+    if platform == "Portable Computing Language":
+        os.environ["PLINTH_CACHE_DIR"] = "off"
+
+
+_leave_pocl_builds_to_pocl()
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 PHOTO = REPO / "data" / "astronaut.png"

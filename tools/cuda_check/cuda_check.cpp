@@ -1,11 +1,12 @@
-// plinth_cuda_check: compiles every kernel program that the ops build (kernels/programs.list, a
-// record of the test suite and the benchmarks) with NVRTC for one architecture (sm_90 unless
-// --arch says otherwise), as the CUDA backend would, and prints each kernel's registers and
-// spills from ptxas. Needs NVRTC only, no GPU or driver. Exit status: 0 if all compiled, 1 if
-// any failed (each failure printed with NVRTC's log), 77 if NVRTC is missing (ctest: skipped).
+// plinth_cuda_check: compiles every kernel program that the ops build on the CUDA backend
+// (kernels/programs.list's `cuda` lines, a record of the test suite and the benchmarks) with
+// NVRTC for one architecture (sm_90 unless --arch says otherwise), as the backend would, and
+// prints each kernel's registers and spills from ptxas. Needs NVRTC only, no GPU or driver. Exit
+// status: 0 if all compiled, 1 if any failed (each failure printed with NVRTC's log), 77 if
+// NVRTC is missing (ctest: skipped).
 //
 // With --store DIR it builds the cubin store instead (src/backend/cuda/cubin_store.hpp): the
-// list's `cuda` programs, compiled exactly as the backend compiles them (same options, same
+// same programs, compiled exactly as the backend compiles them (same options, same
 // program name, no ptxas report), into DIR/sm_<arch>/ with its index.
 //
 //   plinth_cuda_check [--arch 90] [--list FILE] [--quiet] [--store DIR]
@@ -46,13 +47,6 @@ std::vector<Entry> parse(const std::string& text) {
     entries.push_back({line.substr(0, a), line.substr(a + 1, b - a - 1), line.substr(b + 1)});
   }
   return entries;
-}
-
-// OpenCL-only options of recorded OpenCL builds, in NVRTC's words.
-std::string for_nvrtc(std::string options) {
-  const std::string nv = "-cl-nv-maxrregcount=";
-  for (std::size_t at; (at = options.find(nv)) != std::string::npos;) options.replace(at, nv.size(), "-maxrregcount=");
-  return options;
 }
 
 struct Usage {
@@ -124,12 +118,12 @@ int main(int argc, char** argv) {
     }
     text.assign(std::istreambuf_iterator<char>(in), {});
   }
-  // One compilation per distinct (file, options) after translation.
+  // What the CUDA backend requests, as it requests it: the list's `cuda` records, one compilation
+  // per distinct (file, options). (The `opencl` records' option sets are NVIDIA OpenCL's own,
+  // which the CUDA backend never builds.)
   std::map<std::pair<std::string, std::string>, int> programs;
-  // The store holds what the CUDA backend requests, as it requests it: its own records only.
   for (const Entry& e : parse(text)) {
-    if (!store.empty() && e.backend != "cuda") continue;
-    programs.emplace(std::make_pair(e.file, store.empty() ? for_nvrtc(e.options) : e.options), 0);
+    if (e.backend == "cuda") programs.emplace(std::make_pair(e.file, e.options), 0);
   }
   if (programs.empty()) {
     std::cerr << "Error: the program list is empty\n";

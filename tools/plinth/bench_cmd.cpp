@@ -81,16 +81,15 @@ void run(const Options& o, Globals& globals) {
   }
 }
 
-void setup(CLI::App& command, Globals& globals) {
+void setup(Args& command, Globals& globals) {
   auto o = std::make_shared<Options>();
   command.add_option("ops", o->ops, "ops to time (default: all; see --list)");
   command.add_option("--size", o->size, "image size WxH (default 3840x2160)");
   command.add_option("--sizes", o->sizes, "several sizes, comma-separated: 640x480,1920x1080,...");
-  command.add_option("--runs", o->runs, "timed runs per case; the median is reported")->capture_default_str();
-  command.add_option("--warmup", o->warmup, "untimed runs first")->capture_default_str();
+  command.add_option("--runs", o->runs, "timed runs per case; the median is reported").capture_default_str();
+  command.add_option("--warmup", o->warmup, "untimed runs first").capture_default_str();
   command.add_option("--sets", o->sets, "input sets rotated between runs (default: enough to outgrow the cache)");
-  command.add_option("--max-case-seconds", o->max_case_seconds, "cut a case's runs (to no fewer than 5) to fit this time")
-      ->capture_default_str();
+  command.add_option("--max-case-seconds", o->max_case_seconds, "cut a case's runs (to no fewer than 5) to fit this time").capture_default_str();
   command.add_option("--max-seconds", o->max_seconds, "start no op after this many seconds; the rest become skipped rows");
   command.add_option("--json", o->json, "also write the results as JSON to FILE, or to stdout with -");
   command.add_flag("--no-filler", o->no_filler,

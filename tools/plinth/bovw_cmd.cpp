@@ -45,7 +45,10 @@ Descriptors read_descriptors(const std::string& path, const char* what, Globals*
 // Writes through a temporary file in the same folder, renamed when complete.
 void write_npy_whole(const std::string& path, const HostImage& image) {
   const std::filesystem::path target(path);
-  const std::filesystem::path temp = target.parent_path() / ("." + target.filename().string() + ".tmp-" + std::to_string(::getpid()) + ".npy");
+  // Appended piece by piece: GCC 12 reports a false -Wrestrict on `"." + std::string` here.
+  std::string name = ".";
+  name.append(target.filename().string()).append(".tmp-").append(std::to_string(::getpid())).append(".npy");
+  const std::filesystem::path temp = target.parent_path() / name;
   try {
     write_npy(temp.string(), image);
     std::filesystem::rename(temp, target);
@@ -147,24 +150,24 @@ void encode(const EncodeOptions& o, Globals& globals) {
   }
 }
 
-void setup(CLI::App& command, Globals& globals) {
+void setup(Args& command, Globals& globals) {
   command.require_subcommand(1);
   auto t = std::make_shared<TrainOptions>();
-  CLI::App* tr = command.add_subcommand("train", "k-means vocabulary of descriptor files");
-  tr->add_option("inputs", t->inputs, "descriptor files (.npy, n x dim float32, one per image) or images (their SURF descriptors)")->required();
-  tr->add_option("--k", t->k, "words (clusters); at most the number of descriptors")->check(CLI::PositiveNumber);
-  tr->add_option("-o,--output", t->output, "the vocabulary, k x dim float32 .npy")->required();
-  tr->add_option("--attempts", t->attempts, "k-means runs; the most compact is kept")->check(CLI::PositiveNumber);
-  tr->add_option("--iterations", t->iterations, "iterations at most (2 to 100, as cv::kmeans)")->check(CLI::PositiveNumber);
-  tr->add_option("--seed", t->seed, "seed of the k-means++ choice");
-  tr->callback([t, &globals] { train(*t, globals); });
+  Args tr = command.add_subcommand("train", "k-means vocabulary of descriptor files");
+  tr.add_option("inputs", t->inputs, "descriptor files (.npy, n x dim float32, one per image) or images (their SURF descriptors)").required();
+  tr.add_option("--k", t->k, "words (clusters); at most the number of descriptors").positive_number();
+  tr.add_option("-o,--output", t->output, "the vocabulary, k x dim float32 .npy").required();
+  tr.add_option("--attempts", t->attempts, "k-means runs; the most compact is kept").positive_number();
+  tr.add_option("--iterations", t->iterations, "iterations at most (2 to 100, as cv::kmeans)").positive_number();
+  tr.add_option("--seed", t->seed, "seed of the k-means++ choice");
+  tr.callback([t, &globals] { train(*t, globals); });
   auto e = std::make_shared<EncodeOptions>();
-  CLI::App* en = command.add_subcommand("encode", "histograms of visual words (cv::BOWImgDescriptorExtractor)");
-  en->add_option("inputs", e->inputs, "descriptor files (.npy, n x dim float32, one per image) or images (their SURF descriptors)")->required();
-  en->add_option("--vocab", e->vocabulary, "the vocabulary from bovw train")->required();
-  en->add_option("-o,--output", e->output, "histograms, images x k float32 .npy (zeros for an image without descriptors)");
-  en->add_flag("--json", e->json, "print the histograms as JSON (floats with 9 significant digits)");
-  en->callback([e, &globals] { encode(*e, globals); });
+  Args en = command.add_subcommand("encode", "histograms of visual words (cv::BOWImgDescriptorExtractor)");
+  en.add_option("inputs", e->inputs, "descriptor files (.npy, n x dim float32, one per image) or images (their SURF descriptors)").required();
+  en.add_option("--vocab", e->vocabulary, "the vocabulary from bovw train").required();
+  en.add_option("-o,--output", e->output, "histograms, images x k float32 .npy (zeros for an image without descriptors)");
+  en.add_flag("--json", e->json, "print the histograms as JSON (floats with 9 significant digits)");
+  en.callback([e, &globals] { encode(*e, globals); });
 }
 
 const Command registration("bovw", "bags of visual words: vocabularies and histograms", setup);

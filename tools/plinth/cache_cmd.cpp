@@ -9,9 +9,9 @@
 namespace plinth::cli {
 namespace {
 
-void setup_cache(CLI::App& command, Globals&) { command.require_subcommand(1); }
+void setup_cache(Args& command, Globals&) { command.require_subcommand(1); }
 
-void setup_warm(CLI::App& command, Globals& globals) {
+void setup_warm(Args& command, Globals& globals) {
   static bool verbose = false;
   command.add_flag("-v,--verbose", verbose, "print each program and where it came from as it is ready");
   command.callback([&globals] {

@@ -19,9 +19,9 @@ double per_call_us(Queue& queue, int count, F&& call) {
   return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count() / count;
 }
 
-void setup(CLI::App& command, Globals& globals) {
+void setup(Args& command, Globals& globals) {
   static int count = 1000;
-  command.add_option("--count", count, "calls per case")->capture_default_str();
+  command.add_option("--count", count, "calls per case").capture_default_str();
   command.callback([&globals] {
     Queue& queue = globals.queue();
     const DeviceInfo& d = globals.context().device();

@@ -41,14 +41,13 @@ void run(const Options& o, Globals& globals) {
   std::cout << "; wrote " << o.output << '\n';
 }
 
-void setup(CLI::App& command, Globals& globals) {
+void setup(Args& command, Globals& globals) {
   auto o = std::make_shared<Options>();
-  command.add_option("input", o->input, "image file, or a raw NV12 file (.nv12, .yuv)")->required();
-  command.add_option("output", o->output, "output file (.png, .pgm, .ppm or .npy)")->required();
+  command.add_option("input", o->input, "image file, or a raw NV12 file (.nv12, .yuv)").required();
+  command.add_option("output", o->output, "output file (.png, .pgm, .ppm or .npy)").required();
   command.add_option("--code", o->code,
                      "rgb_to_gray, bgr_to_gray, rgba_to_gray, bgra_to_gray, nv12_to_gray, nv12_to_rgb, nv12_to_bgr, "
-                     "nv12_to_rgba or nv12_to_bgra")
-      ->required();
+                     "nv12_to_rgba or nv12_to_bgra").required();
   command.add_option("--size", o->size, "frame size WxH of a raw NV12 input");
   command.callback([o, &globals] { run(*o, globals); });
 }

@@ -3,12 +3,11 @@
 // static Command object, so adding a command touches no other file. A command may name a
 // parent ("filter") to become `plinth filter NAME ...`.
 
-#include <CLI/CLI.hpp>
-
 #include <memory>
 #include <optional>
 #include <string>
 
+#include "args.hpp"
 #include "plinth/plinth.hpp"
 
 namespace plinth::cli {
@@ -31,7 +30,7 @@ class Globals {
   std::optional<Queue> queue_;
 };
 
-using Setup = void (*)(CLI::App& command, Globals& globals);
+using Setup = void (*)(Args& command, Globals& globals);
 
 struct Command {
   Command(const char* name, const char* help, Setup setup, const char* parent = nullptr);

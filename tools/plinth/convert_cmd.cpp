@@ -34,11 +34,11 @@ void run(const Options& o, Globals& globals) {
   std::cout << "; wrote " << o.output << '\n';
 }
 
-void setup(CLI::App& command, Globals& globals) {
+void setup(Args& command, Globals& globals) {
   auto o = std::make_shared<Options>();
-  command.add_option("input", o->input, "image file (PNG, JPEG, BMP, PGM, PPM or .npy)")->required();
-  command.add_option("output", o->output, "output file (.png for u8, .pgm / .ppm for u8 or u16, .npy for any depth)")->required();
-  command.add_option("--depth", o->depth, "u8, s8, u16, s16, s32, f32 or f64")->required();
+  command.add_option("input", o->input, "image file (PNG, JPEG, BMP, PGM, PPM or .npy)").required();
+  command.add_option("output", o->output, "output file (.png for u8, .pgm / .ppm for u8 or u16, .npy for any depth)").required();
+  command.add_option("--depth", o->depth, "u8, s8, u16, s16, s32, f32 or f64").required();
   command.add_option("--alpha", o->alpha, "scale (default 1)");
   command.add_option("--beta", o->beta, "offset added after scaling (default 0)");
   command.callback([o, &globals] { run(*o, globals); });

@@ -86,9 +86,9 @@ void run(const Options& o, Globals& globals) {
   }
 }
 
-void setup(CLI::App& command, Globals& globals) {
+void setup(Args& command, Globals& globals) {
   auto o = std::make_shared<Options>();
-  command.add_option("image", o->input, "image file (read as grey)")->required();
+  command.add_option("image", o->input, "image file (read as grey)").required();
   command.add_option("--max-corners", o->params.max_corners, "most corners returned; 0 or less: no limit (default 1000)");
   command.add_option("--quality", o->params.quality_level, "minimal response as a fraction of the strongest (default 0.01)");
   command.add_option("--min-distance", o->params.min_distance, "least distance between corners in pixels (default 10)");

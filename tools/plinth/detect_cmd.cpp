@@ -186,9 +186,9 @@ void run(const Options& o, Globals& globals) {
   array.open();  // an empty run still prints a JSON array
 }
 
-void setup(CLI::App& command, Globals& globals) {
+void setup(Args& command, Globals& globals) {
   auto o = std::make_shared<Options>();
-  command.add_option("inputs", o->inputs, "image files, directories or globs, or one video file")->required();
+  command.add_option("inputs", o->inputs, "image files, directories or globs, or one video file").required();
   command.add_option("--cascade", o->cascade,
                      "cascade name (frontalface_default, frontalface_alt2, eye, lbpcascade_frontalface_improved, ...) "
                      "found in /usr/share/opencv4, or an XML path");

@@ -6,7 +6,7 @@
 namespace plinth::cli {
 namespace {
 
-void setup(CLI::App& command, Globals& globals) {
+void setup(Args& command, Globals& globals) {
   command.callback([&globals] {
     const auto devices = list_devices();
     const DeviceInfo chosen = select_device(globals.device);  // throws, naming each backend's problem, if none

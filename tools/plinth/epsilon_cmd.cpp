@@ -74,10 +74,10 @@ void run(const Options& o, Globals& globals) {
             << " us; wrote " << o.output << '\n';
 }
 
-void setup(CLI::App& command, Globals& globals) {
+void setup(Args& command, Globals& globals) {
   auto o = std::make_shared<Options>();
-  command.add_option("input", o->input, "raw NV12 file (.nv12, .yuv) or an image file to convert")->required();
-  command.add_option("output", o->output, "raw NV12 file (.nv12, .yuv), or an image file (.png, .ppm) for one frame")->required();
+  command.add_option("input", o->input, "raw NV12 file (.nv12, .yuv) or an image file to convert").required();
+  command.add_option("output", o->output, "raw NV12 file (.nv12, .yuv), or an image file (.png, .ppm) for one frame").required();
   command.add_option("--size", o->size, "frame size WxH of a raw NV12 input (even sides)");
   command.add_option("--window", o->window, "window side, odd, 1 to 31 (default 5)");
   command.add_option("--threshold", o->threshold, "largest |neighbour - centre| averaged, 0 to 255 (default 20)");

@@ -89,9 +89,9 @@ void run(const Options& o, Globals& globals) {
   for (const OutputFile& file : files) std::cout << "wrote " << file.path() << '\n';
 }
 
-void setup(CLI::App& command, Globals& globals) {
+void setup(Args& command, Globals& globals) {
   auto o = std::make_shared<Options>();
-  command.add_option("image", o->input, "image file (read as grey)")->required();
+  command.add_option("image", o->input, "image file (read as grey)").required();
   command.add_option("--threshold", o->params.hessian_threshold, "hessianThreshold (default 100)");
   command.add_option("--octaves", o->params.n_octaves, "nOctaves (default 4)");
   command.add_option("--layers", o->params.n_octave_layers, "nOctaveLayers (default 3)");

@@ -24,10 +24,10 @@ void run(const Options& o, Globals& globals) {
               [&](Queue& queue, const DeviceImage& src, DeviceImage& dst) { return box_filter(queue, src, dst, options); });
 }
 
-void setup(CLI::App& command, Globals& globals) {
+void setup(Args& command, Globals& globals) {
   auto o = std::make_shared<Options>();
-  command.add_option("input", o->input, "image file (PNG, JPEG, BMP, PGM, PPM) or .npy")->required();
-  command.add_option("output", o->output, "output file (.png, .pgm, .ppm or .npy)")->required();
+  command.add_option("input", o->input, "image file (PNG, JPEG, BMP, PGM, PPM) or .npy").required();
+  command.add_option("output", o->output, "output file (.png, .pgm, .ppm or .npy)").required();
   command.add_option("--ksize", o->ksize, "window WxH, 1 to 255 each way (default 3x3)");
   command.add_flag("--no-normalize", o->no_normalize, "sum instead of averaging");
   command.add_option("--anchor", o->anchor, "anchor X,Y inside the window (default: the centre)");

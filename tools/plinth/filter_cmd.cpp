@@ -5,7 +5,7 @@
 namespace plinth::cli {
 namespace {
 
-void setup(CLI::App& command, Globals&) {
+void setup(Args& command, Globals&) {
   command.require_subcommand(1);
 }
 

@@ -26,14 +26,13 @@ void run(const Options& o, Globals& globals) {
               [&](Queue& queue, const DeviceImage& src, DeviceImage& dst) { return filter2d(queue, src, dst, kernel, options); });
 }
 
-void setup(CLI::App& command, Globals& globals) {
+void setup(Args& command, Globals& globals) {
   auto o = std::make_shared<Options>();
-  command.add_option("input", o->input, "image file (PNG, JPEG, BMP, PGM, PPM) or .npy")->required();
-  command.add_option("output", o->output, "output file (.png, .pgm, .ppm or .npy)")->required();
+  command.add_option("input", o->input, "image file (PNG, JPEG, BMP, PGM, PPM) or .npy").required();
+  command.add_option("output", o->output, "output file (.png, .pgm, .ppm or .npy)").required();
   command.add_option("--kernel", o->kernel,
                      "coefficients: rows separated by ';' (\"0,-1,0;-1,5,-1;0,-1,0\"), n*n numbers, or a text file "
-                     "with one row per line; up to 31x31")
-      ->required();
+                     "with one row per line; up to 31x31").required();
   command.add_option("--anchor", o->anchor, "anchor X,Y (default: the centre)");
   command.add_option("--delta", o->delta, "added to every result");
   command.add_option("--border", o->border, "constant, replicate, reflect or reflect_101 (default)");

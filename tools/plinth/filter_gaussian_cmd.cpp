@@ -23,10 +23,10 @@ void run(const Options& o, Globals& globals) {
               [&](Queue& queue, const DeviceImage& src, DeviceImage& dst) { return gaussian_blur(queue, src, dst, options); });
 }
 
-void setup(CLI::App& command, Globals& globals) {
+void setup(Args& command, Globals& globals) {
   auto o = std::make_shared<Options>();
-  command.add_option("input", o->input, "image file (PNG, JPEG, BMP, PGM, PPM) or .npy")->required();
-  command.add_option("output", o->output, "output file (.png, .pgm, .ppm or .npy)")->required();
+  command.add_option("input", o->input, "image file (PNG, JPEG, BMP, PGM, PPM) or .npy").required();
+  command.add_option("output", o->output, "output file (.png, .pgm, .ppm or .npy)").required();
   command.add_option("--ksize", o->ksize, "kernel WxH, odd, up to 63 (default: from the sigma)");
   command.add_option("--sigma", o->sigma, "sigma along rows (default 0: from the size)");
   command.add_option("--sigma-y", o->sigma_y, "sigma along columns (default: --sigma)");

@@ -25,11 +25,11 @@ void run(const Options& o, Globals& globals) {
               [&](Queue& queue, const DeviceImage& src, DeviceImage& dst) { return sep_filter(queue, src, dst, kx, ky, options); });
 }
 
-void setup(CLI::App& command, Globals& globals) {
+void setup(Args& command, Globals& globals) {
   auto o = std::make_shared<Options>();
-  command.add_option("input", o->input, "image file (PNG, JPEG, BMP, PGM, PPM) or .npy")->required();
-  command.add_option("output", o->output, "output file (.png, .pgm, .ppm or .npy)")->required();
-  command.add_option("--kx", o->kx, "row kernel, comma-separated (1 to 63 taps)")->required();
+  command.add_option("input", o->input, "image file (PNG, JPEG, BMP, PGM, PPM) or .npy").required();
+  command.add_option("output", o->output, "output file (.png, .pgm, .ppm or .npy)").required();
+  command.add_option("--kx", o->kx, "row kernel, comma-separated (1 to 63 taps)").required();
   command.add_option("--ky", o->ky, "column kernel (default: the row kernel)");
   command.add_option("--anchor", o->anchor, "anchor X,Y (default: the centre)");
   command.add_option("--delta", o->delta, "added to every result");

@@ -41,10 +41,10 @@ void run(const Options& o, Globals& globals) {
   std::cout << o.input << ": " << written << " frames (" << (o.gray ? "grey" : "colour") << ") -> " << sink.target() << '\n';
 }
 
-void setup(CLI::App& command, Globals& globals) {
+void setup(Args& command, Globals& globals) {
   auto o = std::make_shared<Options>();
-  command.add_option("input", o->input, "video file")->required();
-  command.add_option("output", o->output, "new folder for PNG frames (or a video file to re-encode into)")->required();
+  command.add_option("input", o->input, "video file").required();
+  command.add_option("output", o->output, "new folder for PNG frames (or a video file to re-encode into)").required();
   command.add_flag("--gray", o->gray, "grey frames (OpenCV's BGR2GRAY of the decoded frame)");
   command.add_option("--first", o->first, "index of the first frame written (default 0)");
   command.add_option("--count", o->count, "frames written at most (default: all)");

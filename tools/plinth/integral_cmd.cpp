@@ -100,9 +100,9 @@ void run(const Options& o, Globals& globals) {
   }
 }
 
-void setup(CLI::App& command, Globals& globals) {
+void setup(Args& command, Globals& globals) {
   auto o = std::make_shared<Options>();
-  command.add_option("input", o->input, "image file (PNG, JPEG, BMP, PGM, PPM)")->required();
+  command.add_option("input", o->input, "image file (PNG, JPEG, BMP, PGM, PPM)").required();
   command.add_option("-o,--output", o->output, "write the sum as OUT.npy (and OUT.sqsum.npy, OUT.tilted.npy)");
   command.add_flag("--sq", o->sq, "also the squared sum");
   command.add_flag("--tilted", o->tilted, "also the 45-degree tilted sum");

@@ -8,6 +8,8 @@
 #include <map>
 #include <vector>
 
+#include <CLI/CLI.hpp>
+
 #include "command.hpp"
 
 namespace plinth::cli {
@@ -152,14 +154,20 @@ int main(int argc, char** argv) {
     if (!e.parent.empty()) continue;
     CLI::App* sub = app.add_subcommand(e.name, e.help);
     commands[e.name] = sub;
-    if (e.setup) e.setup(*sub, globals);
+    if (e.setup) {
+      Args args(*sub);
+      e.setup(args, globals);
+    }
   }
   for (const auto& e : entries) {
     if (e.parent.empty()) continue;
     auto parent = commands.find(e.parent);
     if (parent == commands.end()) continue;
     CLI::App* sub = parent->second->add_subcommand(e.name, e.help);
-    if (e.setup) e.setup(*sub, globals);
+    if (e.setup) {
+      Args args(*sub);
+      e.setup(args, globals);
+    }
   }
 
   try {

@@ -152,10 +152,10 @@ void run(const Options& o, Globals& globals) {
   }
 }
 
-void setup(CLI::App& command, Globals& globals) {
+void setup(Args& command, Globals& globals) {
   auto o = std::make_shared<Options>();
-  command.add_option("a", o->a, "query descriptors (.npy, n x dim, float32 or uint8) or an image (its SURF descriptors)")->required();
-  command.add_option("b", o->b, "train descriptors, same type and length, or an image")->required();
+  command.add_option("a", o->a, "query descriptors (.npy, n x dim, float32 or uint8) or an image (its SURF descriptors)").required();
+  command.add_option("b", o->b, "train descriptors, same type and length, or an image").required();
   command.add_option("--draw", o->draw, "with two images: both side by side with the matches, a .png");
   command.add_option("--ratio", o->ratio, "Lowe's ratio test on the two nearest (default 0.8)");
   command.add_flag("--cross-check", o->cross_check, "mutual nearest neighbours instead of the ratio test");

@@ -27,10 +27,10 @@ void run(const Options& o, Globals& globals) {
               [&](Queue& queue, const DeviceImage& src, DeviceImage& dst) { return median_blur(queue, src, dst, options); });
 }
 
-void setup(CLI::App& command, Globals& globals) {
+void setup(Args& command, Globals& globals) {
   auto o = std::make_shared<Options>();
-  command.add_option("input", o->input, "image file (PNG, JPEG, BMP, PGM, PPM or .npy)")->required();
-  command.add_option("output", o->output, "output file (.png, .pgm, .ppm or .npy)")->required();
+  command.add_option("input", o->input, "image file (PNG, JPEG, BMP, PGM, PPM or .npy)").required();
+  command.add_option("output", o->output, "output file (.png, .pgm, .ppm or .npy)").required();
   command.add_option("-k,--ksize", o->ksize, "window side, odd (u8: up to 255; u16, s16, f32: 3 or 5)");
   command.add_option("--border", o->border, "replicate (cv::medianBlur's), constant, reflect, reflect_101 or wrap");
   command.add_option("--border-value", o->border_value, "value of the constant border");

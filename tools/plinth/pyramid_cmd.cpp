@@ -87,10 +87,10 @@ void run(const Options& o, Globals& globals) {
   for (std::size_t i = 0; i < images.size(); ++i) std::cout << "  " << names[i] << "  " << describe(images[i]) << '\n';
 }
 
-void setup(CLI::App& command, Globals& globals) {
+void setup(Args& command, Globals& globals) {
   auto o = std::make_shared<Options>();
-  command.add_option("input", o->input, "image file (PNG, JPEG, BMP, PGM, PPM or .npy)")->required();
-  command.add_option("output_prefix", o->prefix, "levels are written to PREFIX_0.EXT, PREFIX_1.EXT, ...")->required();
+  command.add_option("input", o->input, "image file (PNG, JPEG, BMP, PGM, PPM or .npy)").required();
+  command.add_option("output_prefix", o->prefix, "levels are written to PREFIX_0.EXT, PREFIX_1.EXT, ...").required();
   command.add_option("--levels", o->levels, "images in the pyramid, the source included (default 4)");
   command.add_flag("--up", o->up, "expand with pyrUp instead of reducing with pyrDown");
   command.add_option("--subsampled", o->subsampled,

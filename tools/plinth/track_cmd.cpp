@@ -277,9 +277,9 @@ void run(const Options& o, Globals& globals) {
   if (o.timing) stages.report(frames.index() + 1, wall, context.device().name);
 }
 
-void setup(CLI::App& command, Globals& globals) {
+void setup(Args& command, Globals& globals) {
   auto o = std::make_shared<Options>();
-  command.add_option("inputs", o->inputs, "one video file, or image files / folders of frames in order")->required();
+  command.add_option("inputs", o->inputs, "one video file, or image files / folders of frames in order").required();
   command.add_option("--points", o->points, "most points tracked (GFTT's maxCorners; default 1000)");
   command.add_option("--quality", o->quality, "GFTT's qualityLevel (default 0.01)");
   command.add_option("--min-distance", o->min_distance, "GFTT's minDistance in pixels (default 10)");
