@@ -16,7 +16,7 @@ namespace {
 
 // On PoCL the tests leave plinth's disk cache off, unless PLINTH_CACHE_DIR names one: PoCL caches
 // its builds itself, and asking PoCL for a program's binary makes it compile every kernel of the
-// program once more, for any work-group size (3.2x the compile time of an integral test with
+// program once more, for any work-group size (about 3x the compile time of an integral test with
 // empty caches; docs/backends.md, "Compiled code and the cache"). The CLI's tests keep it on.
 void leave_pocl_builds_to_pocl(const Context& context) {
   if (context.device().platform == "Portable Computing Language") ::setenv("PLINTH_CACHE_DIR", "off", 0);
