@@ -288,6 +288,8 @@ def group_params(cli):
     cli.fails(["color", g, cli.o("k.png"), "--code", "bogus"], "bogus")
     cli.fails(["color", g, cli.o("k.png"), "--code", "x" * 100000], "unknown conversion")
     cli.fails(["integral", g, "-o", cli.o("i.txt")], ".npy")
+    for text in ("0", "-3", "nan", "abc", "5x"):
+        cli.fails(["bovw", "train", g, "--k", text, "-o", cli.o("v.npy")], "is not a number above zero", code=2)
     cli.fails(["integral", g, "--count", "--sq"], "--count")
     cli.fails(["integral", g, "--sum-depth", "u7"], "u7")
     cli.fails(["integral", g, "--method", "bogus"], "bogus")

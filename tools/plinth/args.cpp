@@ -3,6 +3,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cstdlib>
 #include <utility>
 
 namespace plinth::cli {
@@ -21,8 +22,9 @@ Option& Option::capture_default_str() {
 Option& Option::positive_number() {
   option_->check(CLI::Validator(
       [](std::string& text) -> std::string {
-        double value = 0;
-        if (CLI::detail::lexical_cast(text, value) && value > 0) return {};
+        char* end = nullptr;
+        const double value = std::strtod(text.c_str(), &end);
+        if (!text.empty() && end == text.c_str() + text.size() && value > 0) return {};  // NaN fails too
         return "'" + (text.size() > 32 ? text.substr(0, 32) + "..." : text) + "' is not a number above zero";
       },
       "POSITIVE"));
