@@ -1,7 +1,8 @@
 // Benchmark cases of the integral op (include/plinth/integral.hpp): every method for the u8 sum
 // to s32 and to u32, the sum with its f64 squared sum (every method that computes both), the
-// tilted and count integrals, and a batch of 8 images in one call. A method that cannot do a
-// request fails as an error row. A reference row goes with the u8 -> s32 sum: a plain u8 -> s32
+// tilted and count integrals, and a batch of 8 images in one call (`cluster` for the sums of one
+// image only, on the devices and sizes it takes). A method that cannot do a request fails as an
+// error row. A reference row goes with the u8 -> s32 sum: a plain u8 -> s32
 // conversion of the same source (the same 5 bytes a pixel with no scan: about the best any single
 // pass can do).
 #include <array>
@@ -18,7 +19,7 @@ namespace cfg = integral_configs;
 
 constexpr std::array kMethods = {IntegralMethod::automatic,   IntegralMethod::row_column,   IntegralMethod::block_4x4,
                                  IntegralMethod::blelloch,    IntegralMethod::blocked_scan, IntegralMethod::single_pass,
-                                 IntegralMethod::tiled,       IntegralMethod::resident};
+                                 IntegralMethod::tiled,       IntegralMethod::resident,     IntegralMethod::cluster};
 
 // Inputs and outputs of every case, one of each per input set; cases of one output depth share
 // their outputs (they run one after the other).
@@ -59,7 +60,13 @@ std::vector<Case> make_cases(Env& env) {
     return &cases.back();
   };
 
+  // cluster only where it runs: the CUDA backend on sm_90 and newer, images up to its size.
+  const DeviceInfo& device = env.queue.context().device();
+  const bool clusters = device.backend == "cuda" && device.nvidia_arch >= 90 &&
+                        size.width <= kIntegralClusterMaxSize.width && size.height <= kIntegralClusterMaxSize.height;
+  const auto skip = [&](IntegralMethod m) { return m == IntegralMethod::cluster && !clusters; };
   for (IntegralMethod m : kMethods) {
+    if (skip(m)) continue;
     add(to_string(m), cfg::sum_s32, 4, [=](int s) {
       IntegralOptions o;
       o.method = m;
@@ -75,6 +82,7 @@ std::vector<Case> make_cases(Env& env) {
     bound->note = "a u8 -> s32 conversion of the same source, no scan";
   }
   for (IntegralMethod m : kMethods) {
+    if (skip(m)) continue;
     add(to_string(m), cfg::sum_u32, 4, [=](int s) {
       IntegralOptions o;
       o.method = m;
@@ -82,7 +90,7 @@ std::vector<Case> make_cases(Env& env) {
     })->compare_config = cfg::sum_s32;  // NPP has no u32 output; both move 5 bytes a pixel
   }
   for (IntegralMethod m : kMethods) {
-    if (m == IntegralMethod::resident) continue;  // one quantity only (include/plinth/integral.hpp)
+    if (m == IntegralMethod::resident || m == IntegralMethod::cluster) continue;  // the sum alone (plinth/integral.hpp)
     add(to_string(m), cfg::sum_sqsum, 4 + 8, [=](int s) {
       IntegralOptions o;
       o.method = m;
@@ -97,6 +105,7 @@ std::vector<Case> make_cases(Env& env) {
   });
   if (batched) {
     for (IntegralMethod m : kMethods) {
+      if (m == IntegralMethod::cluster) continue;  // one image a call
       Case* c = add(to_string(m), cfg::batch, 4, [=](int s) {
         IntegralOptions o;
         o.method = m;

@@ -176,6 +176,49 @@ TEST(IntegralMethods, ResidentTakesEveryBlockShape) {
   }
 }
 
+// cluster (the CUDA backend on sm_90 and newer): sizes around its strips of 128 columns and its
+// bands (1 to 16 a strip, 1 to 6 rows a warp), rows left of a strip in 0 to 3 pieces of 512
+// bytes (the packed scan for at most one), padded views (byte loads) and aligned images (word and
+// 16-byte loads), s32 and u32 outputs. Elsewhere, and for what it does not take, a clear refusal.
+TEST(IntegralMethods, ClusterSumsMatchOpenCV) {
+  IntegralOptions options;
+  options.method = IntegralMethod::cluster;
+  const HostImage small = random_image(64, 48, Format{Depth::u8, 1}, 3);
+  const DeviceInfo& device = queue().context().device();
+  if (device.backend != "cuda" || device.nvidia_arch < 90) {
+    EXPECT_TRUE(throws_code([&] { DeviceImage s; integral(queue(), queue().upload(small), s, options); },
+                            ErrorCode::invalid_argument));
+    GTEST_SKIP() << "cluster needs the CUDA backend on an NVIDIA GPU of compute capability 9.0 or newer";
+  }
+  for (auto [w, h] : {std::pair{1, 1}, {4, 1}, {5, 9}, {128, 128}, {129, 129}, {640, 480}, {613, 601}, {1000, 333},
+                      {1664, 768}, {300, 700}, {127, 513}, {641, 130}}) {
+    const HostImage src = random_image(w, h, Format{Depth::u8, 1}, static_cast<std::uint32_t>(w * 7 + h));
+    cv::Mat sum;
+    cv::integral(as_mat(src), sum, CV_32S);
+    const HostImage expected = from_mat(sum);
+    EXPECT_TRUE(images_equal(expected, run_plinth_sum(src, Depth::s32, options))) << w << "x" << h << " padded";
+    DeviceImage d_sum;
+    integral(queue(), queue().upload(src), d_sum, options).wait();
+    EXPECT_TRUE(images_equal(expected, queue().download(d_sum))) << w << "x" << h << " aligned";
+    EXPECT_TRUE(images_equal(HostImage::wrap(expected.data(), w + 1, h + 1, Format{Depth::u32, 1}, expected.pitch()),
+                             run_plinth_sum(src, Depth::u32, options)))
+        << w << "x" << h << " u32";
+  }
+  const DeviceImage d_small = queue().upload(small);
+  const Size largest = kIntegralClusterMaxSize;
+  ASSERT_EQ(largest, (Size{1664, 768}));  // the largest size above
+  const DeviceImage too_wide = queue().upload(random_image(largest.width + 1, 8, Format{Depth::u8, 1}, 4));
+  const DeviceImage too_tall = queue().upload(random_image(8, largest.height + 1, Format{Depth::u8, 1}, 6));
+  const DeviceImage two_channels = queue().upload(random_image(64, 48, Format{Depth::u8, 2}, 5));
+  for (const DeviceImage* src : {&too_wide, &too_tall, &two_channels}) {
+    EXPECT_TRUE(throws_code([&] { DeviceImage s; integral(queue(), *src, s, options); }, ErrorCode::invalid_argument))
+        << src->width() << "x" << src->height() << "x" << src->channels();
+  }
+  EXPECT_TRUE(throws_code([&] { DeviceImage s, sq; integral(queue(), d_small, s, sq, options); },
+                          ErrorCode::invalid_argument));
+  EXPECT_TRUE(throws_code([&] { integral_count(queue(), small, options); }, ErrorCode::invalid_argument));
+}
+
 // --- Large images: 32-bit wrap-around, f32 rounding ---------------------------------------------
 
 // Freshly allocated, aligned images: the single-channel vector loads and stores of the tiled

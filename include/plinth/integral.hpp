@@ -26,10 +26,17 @@ enum class IntegralMethod {
   tiled,         // one kernel: tiles reduced to aggregates, the aggregates scanned, then tiles written
   resident,      // one kernel reading the source once: each block, kept in local memory, sums the aggregates of
                  // the blocks above and to its left; one quantity: the sum of an integer source, or the count
+  cluster,       // one kernel in thread-block clusters, the blocks of a strip passing their column totals down
+                 // through each other's local memory: the CUDA backend on sm_90 and newer, the u8 sum of one
+                 // single-channel image of at most kIntegralClusterMaxSize into s32 or u32
 };
 
+// The largest image IntegralMethod::cluster takes.
+inline constexpr Size kIntegralClusterMaxSize{1664, 768};
+
 std::string_view to_string(IntegralMethod method) noexcept;
-// Parses "auto", "row_column", "block_4x4", "blelloch", "blocked_scan", "single_pass", "tiled" or "resident".
+// Parses "auto", "row_column", "block_4x4", "blelloch", "blocked_scan", "single_pass", "tiled", "resident" or
+// "cluster".
 IntegralMethod parse_integral_method(std::string_view text);
 
 struct IntegralOptions {

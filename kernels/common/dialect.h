@@ -194,6 +194,70 @@ INLINE uint warp_shuffle_idx_u32(uint v, int lane) {
 #define HAS_WARP_SHUFFLE 0
 #endif
 
+/* Thread-block clusters (CUDA backend, sm_90 and newer; OpenCL has none): the work-groups of a
+ * cluster run at the same time on one GPU processing cluster and reach each other's local memory.
+ * CLUSTER_DIMS(x, y, z) fixes a kernel's cluster shape at compile time (the CUDA backend allows
+ * clusters over 8 groups for such kernels); the groups of a cluster are numbered 0 ..
+ * cluster_groups() - 1 in row-major order of their position in it (cluster_rank()). Local memory
+ * of another group is written with cluster_store_async_uint4, which counts its 16 bytes on that
+ * group's mbarrier (a 64-bit local variable): a group expects its bytes with mbarrier_expect_bytes
+ * and waits for them with mbarrier_wait. Before the first such store every group of the cluster
+ * must have initialised its mbarrier: mbarrier_init, then cluster_arrive_relaxed in every
+ * work-item, and cluster_wait before the stores. */
+#if defined(__CUDACC__) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#define HAS_CLUSTERS 1
+#define CLUSTER_DIMS(x, y, z) __cluster_dims__(x, y, z)
+INLINE uint cluster_rank(void) {
+  uint r;
+  __asm__ volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+  return r;
+}
+INLINE uint cluster_groups(void) {
+  uint r;
+  __asm__ volatile("mov.u32 %0, %%cluster_nctarank;" : "=r"(r));
+  return r;
+}
+INLINE uint pl_local_address(const void* p) { return (uint)__cvta_generic_to_shared(p); }
+INLINE uint pl_cluster_address(uint local_address, uint rank) {
+  uint r;
+  __asm__("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(r) : "r"(local_address), "r"(rank));
+  return r;
+}
+/* One work-item initialises; the fence makes the initialisation visible to the cluster. */
+INLINE void mbarrier_init(LOCAL ulong* bar, uint arrivals) {
+  __asm__ volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(pl_local_address(bar)), "r"(arrivals) : "memory");
+  __asm__ volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+}
+INLINE void cluster_arrive_relaxed(void) { __asm__ volatile("barrier.cluster.arrive.relaxed.aligned;" ::: "memory"); }
+INLINE void cluster_wait(void) { __asm__ volatile("barrier.cluster.wait.aligned;" ::: "memory"); }
+/* One arrival that also expects `bytes` more bytes of asynchronous stores in the current phase. */
+INLINE void mbarrier_expect_bytes(LOCAL ulong* bar, uint bytes) {
+  __asm__ volatile("mbarrier.arrive.expect_tx.release.cluster.shared::cta.b64 _, [%0], %1;"
+                   ::"r"(pl_local_address(bar)), "r"(bytes)
+                   : "memory");
+}
+/* Waits until the phase of parity `parity` (0 for the first) has completed. */
+INLINE void mbarrier_wait(LOCAL ulong* bar, uint parity) {
+  __asm__ volatile(
+      "{\n .reg .pred done;\n PL_MBAR_WAIT_%=:\n"
+      " mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 done, [%0], %1;\n"
+      " @!done bra PL_MBAR_WAIT_%=;\n}" ::"r"(pl_local_address(bar)),
+      "r"(parity)
+      : "memory");
+}
+/* Stores v into `slot` of the cluster's group `rank` (slot: the address of the same variable in
+ * this group's local memory) and counts 16 bytes on that group's mbarrier `bar`. */
+INLINE void cluster_store_async_uint4(LOCAL uint4* slot, uint rank, uint4 v, LOCAL ulong* bar) {
+  __asm__ volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [%0], {%1, %2, %3, %4}, [%5];" ::"r"(
+                       pl_cluster_address(pl_local_address(slot), rank)),
+                   "r"(v.x), "r"(v.y), "r"(v.z), "r"(v.w), "r"(pl_cluster_address(pl_local_address(bar), rank))
+                   : "memory");
+}
+#else
+#define HAS_CLUSTERS 0
+#define CLUSTER_DIMS(x, y, z)
+#endif
+
 /* byte_perm(x, y, s): byte i of the result is byte (s >> 4i) & 7 of the 8 bytes y:x (x holds bytes
  * 0-3), as CUDA's __byte_perm: one instruction (prmt) on NVIDIA GPUs, where compilers turn shifts
  * and masks of bytes into two or three. */

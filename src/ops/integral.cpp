@@ -140,6 +140,8 @@ IntegralPlan make_plan(Queue& queue, const DeviceImage& src, const IntegralOutpu
                     "which automatic picks) reproduces OpenCV's result");
   } else if (plan.method == IntegralMethod::resident && (plan.sum || plan.sqsum)) {
     detail::check_integral_resident(queue, plan);  // before anything is enqueued
+  } else if (plan.method == IntegralMethod::cluster && (plan.sum || plan.sqsum)) {
+    detail::check_integral_cluster(queue, plan);
   }
   return plan;
 }
@@ -157,6 +159,7 @@ Event run(Queue& queue, const IntegralPlan& plan) {
     case IntegralMethod::single_pass: main = detail::launch_integral_single_pass(queue, plan); break;
     case IntegralMethod::tiled: main = detail::launch_integral_tiled(queue, plan); break;
     case IntegralMethod::resident: main = detail::launch_integral_resident(queue, plan); break;
+    case IntegralMethod::cluster: main = detail::launch_integral_cluster(queue, plan); break;
     case IntegralMethod::automatic: throw Error(ErrorCode::internal, kOp, "method", "unresolved");
   }
   return tilted.valid() ? Event(tilted.first(), main.last()) : main;
@@ -174,6 +177,7 @@ std::string_view to_string(IntegralMethod method) noexcept {
     case IntegralMethod::single_pass: return "single_pass";
     case IntegralMethod::tiled: return "tiled";
     case IntegralMethod::resident: return "resident";
+    case IntegralMethod::cluster: return "cluster";
   }
   return "?";
 }
@@ -181,12 +185,13 @@ std::string_view to_string(IntegralMethod method) noexcept {
 IntegralMethod parse_integral_method(std::string_view text) {
   for (IntegralMethod m : {IntegralMethod::automatic, IntegralMethod::row_column, IntegralMethod::block_4x4,
                            IntegralMethod::blelloch, IntegralMethod::blocked_scan, IntegralMethod::single_pass,
-                           IntegralMethod::tiled, IntegralMethod::resident}) {
+                           IntegralMethod::tiled, IntegralMethod::resident, IntegralMethod::cluster}) {
     if (text == to_string(m)) return m;
   }
   throw Error(ErrorCode::invalid_argument, kOp, "method",
               "unknown method '" + std::string(text) +
-                  "' (expected auto, row_column, block_4x4, blelloch, blocked_scan, single_pass, tiled or resident)");
+                  "' (expected auto, row_column, block_4x4, blelloch, blocked_scan, single_pass, tiled, resident or "
+                  "cluster)");
 }
 
 Event integral(Queue& queue, const DeviceImage& src, const IntegralOutputs& out, const IntegralOptions& options) {

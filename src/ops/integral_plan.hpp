@@ -31,10 +31,15 @@ Event launch_integral_blocked_scan(Queue& queue, const IntegralPlan& plan);
 Event launch_integral_single_pass(Queue& queue, const IntegralPlan& plan);
 Event launch_integral_tiled(Queue& queue, const IntegralPlan& plan);
 Event launch_integral_resident(Queue& queue, const IntegralPlan& plan);
+Event launch_integral_cluster(Queue& queue, const IntegralPlan& plan);
 // Whether resident takes the request: one quantity, order-free, its block within local memory and
 // its work-group within the device's largest; check_... throws the reason where it does not.
 bool integral_resident_fits(const Queue& queue, const IntegralPlan& plan);
 void check_integral_resident(const Queue& queue, const IntegralPlan& plan);
+// Whether cluster takes the request: the CUDA backend on sm_90 or newer, the u8 sum of one image of
+// one channel into s32 or u32, at most 1664x768; check_... throws the reason where it does not.
+bool integral_cluster_fits(const Queue& queue, const IntegralPlan& plan);
+void check_integral_cluster(const Queue& queue, const IntegralPlan& plan);
 // resident's block shape: blocks of 128 columns by warps * rows_per_warp rows of one plane, a
 // work-group of `warps` warps each. For u8 sources the smallest blocks that all fit the device at
 // once (64 rows, else 128 rows, in 8 warps, reckoning 4 such work-groups per compute unit), and
@@ -47,7 +52,8 @@ struct ResidentShape {
   bool limit_registers = false;
 };
 ResidentShape resident_shape(std::size_t element_size, long long planes, int width, int height, unsigned compute_units);
-// The fastest method for an order-free plan: resident where it fits, else tiled.
+// The fastest method for an order-free plan: cluster for small images on Hopper (CUDA), else
+// resident where it fits, else tiled.
 IntegralMethod fastest_order_free_method(const Queue& queue, const IntegralPlan& plan);
 // The tilted output (every method shares it).
 Event launch_integral_tilted(Queue& queue, const IntegralPlan& plan);

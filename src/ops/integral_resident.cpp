@@ -61,7 +61,12 @@ bool integral_resident_fits(const Queue& queue, const IntegralPlan& plan) {
   return device.local_memory == 0 || local_bytes(shape, element, narrow(plan.sum_depth) ? 4 : 8) <= device.local_memory;
 }
 
+// cluster where it was measured faster than resident: Hopper (sm_90) up to 640x512 (docs/integral.md).
 IntegralMethod fastest_order_free_method(const Queue& queue, const IntegralPlan& plan) {
+  if (queue.context().device().nvidia_arch == 90 && plan.width <= 640 && plan.height <= 512 &&
+      integral_cluster_fits(queue, plan)) {
+    return IntegralMethod::cluster;
+  }
   return integral_resident_fits(queue, plan) ? IntegralMethod::resident : IntegralMethod::tiled;
 }
 

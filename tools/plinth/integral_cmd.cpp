@@ -109,7 +109,8 @@ void setup(Args& command, Globals& globals) {
   command.add_flag("--count", o->count, "count non-zero pixels instead of summing");
   command.add_option("--sum-depth", o->sum_depth, "s32, u32, f32 or f64 (default s32 for 8-bit images, else f64)");
   command.add_option("--sq-depth", o->sq_depth, "f64 (default), u64, s64, s32 or f32");
-  command.add_option("--method", o->method, "auto, row_column, block_4x4, blelloch, blocked_scan, single_pass or tiled");
+  command.add_option("--method", o->method,
+                     "auto, row_column, block_4x4, blelloch, blocked_scan, single_pass, tiled, resident or cluster");
   command.callback([o, &globals] { run(*o, globals); });
 }
 

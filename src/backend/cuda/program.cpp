@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <string>
@@ -11,6 +12,30 @@ CuProgram::~CuProgram() {
   make_current(device_->api(), device_->context());
   device_->api().cuModuleUnload(module_);
 }
+
+namespace {
+
+// A kernel whose cluster shape is fixed at compile time (CLUSTER_DIMS in kernels/common/dialect.h)
+// with more than 8 work-groups, CUDA's portable limit, launches only once it is allowed to.
+// Kernels without clusters report 0 (older drivers: an error, taken as none).
+void allow_large_clusters(const Driver& api, CUfunction function, const std::string& name) {
+  int groups = 1;
+  for (int attribute : {CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH, CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT,
+                        CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH}) {
+    int n = 0;
+    if (api.cuFuncGetAttribute(&n, attribute, function) != CUDA_SUCCESS) return;
+    groups *= std::max(n, 1);
+  }
+  if (groups <= 8) return;
+  const CUresult status = api.cuFuncSetAttribute(function, CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED, 1);
+  if (status != CUDA_SUCCESS) {
+    throw Error(ErrorCode::device, "kernel", name,
+                "the device does not allow clusters of " + std::to_string(groups) + " work-groups (" +
+                    error_name(status) + ")");
+  }
+}
+
+}  // namespace
 
 std::shared_ptr<detail::Kernel> CuProgram::kernel(std::string_view name) {
   std::lock_guard lock(mutex_);
@@ -28,6 +53,7 @@ std::shared_ptr<detail::Kernel> CuProgram::kernel(std::string_view name) {
   int max_threads = 0, shared = 0;
   check(api.cuFuncGetAttribute(&max_threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, function), "cuFuncGetAttribute");
   check(api.cuFuncGetAttribute(&shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function), "cuFuncGetAttribute");
+  allow_large_clusters(api, function, kernel_name);
   kernels_.push_back(std::make_shared<CuKernel>(function, kernel_name, static_cast<std::size_t>(max_threads), shared));
   return kernels_.back();
 }
