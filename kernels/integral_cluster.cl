@@ -20,6 +20,7 @@
  *
  * Options:
  *   SUM_T       int or uint (s32 or u32 output; the same bits)
+ *   COUNT       1: the count of non-zero pixels instead of the sum
  *   RPW         rows per warp (8 warps a group)
  *   BANDS       bands of a strip: the cluster's height, at most 16
  *   MAXC        512-byte pieces of a row left of the widest strip's start: ceil(128 (strips - 1) / 512)
@@ -60,11 +61,23 @@ INLINE uint4 load_span(GLOBAL const uchar* row, int x) {
 #endif
 }
 
+#ifndef COUNT
+#define COUNT 0
+#endif
+/* What is summed of each byte: the byte, or 1 where it is not zero (bit 7 of each byte of
+ * (v & 0x7F..) + 0x7F.. is set where its low 7 bits are not all zero, with no carry between bytes). */
+INLINE uint summed(uint v) {
+#if COUNT
+  return ((((v & 0x7F7F7F7Fu) + 0x7F7F7F7Fu) | v) >> 7) & 0x01010101u;
+#else
+  return v;
+#endif
+}
+
 /* The sum of the 4 bytes of each of the 4 words as 16-bit lanes of one word (each lane below 2^16). */
 INLINE uint byte_sums(uint4 v) {
-  const uint m = 0x00FF00FFu;
-  return (v.x & m) + ((v.x >> 8) & m) + (v.y & m) + ((v.y >> 8) & m) + (v.z & m) + ((v.z >> 8) & m) + (v.w & m) +
-         ((v.w >> 8) & m);
+  const uint m = 0x00FF00FFu, x = summed(v.x), y = summed(v.y), z = summed(v.z), w = summed(v.w);
+  return (x & m) + ((x >> 8) & m) + (y & m) + ((y >> 8) & m) + (z & m) + ((z >> 8) & m) + (w & m) + ((w >> 8) & m);
 }
 
 KERNEL CLUSTER_DIMS(1, BANDS, 1) REQD_GROUP_SIZE(GROUP, 1, 1)
@@ -103,7 +116,7 @@ void integral_cluster(int width, int height, CONST_IMAGE_PARAM(uchar, src), IMAG
     UNROLL
     for (int c = 0; c < MAXC_HELD; ++c) part += byte_sums(left[r][c]);
     part = (part & 0xFFFFu) + (part >> 16);
-    const uint v = word[r];
+    const uint v = summed(word[r]);
     const uint a = v & 255u, b = a + ((v >> 8) & 255u), c = b + ((v >> 16) & 255u), d = c + (v >> 24);
 #if PACKED_SCAN
     const uint incl = warp_inclusive_scan_u32(d + (part << 15), lane, 0);

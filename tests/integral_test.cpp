@@ -179,7 +179,8 @@ TEST(IntegralMethods, ResidentTakesEveryBlockShape) {
 // cluster (the CUDA backend on sm_90 and newer): sizes around its strips of 128 columns and its
 // bands (1 to 16 a strip, 1 to 6 rows a warp), rows left of a strip in 0 to 3 pieces of 512
 // bytes (the packed scan for at most one), padded views (byte loads) and aligned images (word and
-// 16-byte loads), s32 and u32 outputs. Elsewhere, and for what it does not take, a clear refusal.
+// 16-byte loads), s32 and u32 outputs, and the count. Elsewhere, and for what it does not take, a
+// clear refusal.
 TEST(IntegralMethods, ClusterSumsMatchOpenCV) {
   IntegralOptions options;
   options.method = IntegralMethod::cluster;
@@ -216,7 +217,19 @@ TEST(IntegralMethods, ClusterSumsMatchOpenCV) {
   }
   EXPECT_TRUE(throws_code([&] { DeviceImage s, sq; integral(queue(), d_small, s, sq, options); },
                           ErrorCode::invalid_argument));
-  EXPECT_TRUE(throws_code([&] { integral_count(queue(), small, options); }, ErrorCode::invalid_argument));
+  const HostImage wide = random_image(64, 48, Format{Depth::u16, 1}, 7);
+  EXPECT_TRUE(throws_code([&] { integral_count(queue(), wide, options); }, ErrorCode::invalid_argument));
+  // The count of non-zero pixels: values 0 to 2, and 128 to 255 (the top bit alone decides some).
+  for (auto [w, h, lo, hi] : {std::tuple{5, 9, 0, 2}, {640, 480, 0, 2}, {1000, 333, 0, 2}, {1664, 768, 0, 2},
+                              {300, 200, 128, 255}}) {
+    HostImage mask_src = random_image(w, h, Format{Depth::u8, 1}, static_cast<std::uint32_t>(w + 3 * h), lo, hi);
+    if (lo > 0) {  // zeros among the high values
+      for (int y = 0; y < h; y += 3) mask_src.at<std::uint8_t>((y * 7) % w, y) = 0;
+    }
+    cv::Mat mask = (as_mat(mask_src) != 0) / 255, count;
+    cv::integral(mask, count, CV_32S);
+    EXPECT_TRUE(images_equal(from_mat(count), integral_count(queue(), mask_src, options))) << w << "x" << h << " count";
+  }
 }
 
 // --- Large images: 32-bit wrap-around, f32 rounding ---------------------------------------------

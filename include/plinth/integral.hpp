@@ -27,8 +27,8 @@ enum class IntegralMethod {
   resident,      // one kernel reading the source once: each block, kept in local memory, sums the aggregates of
                  // the blocks above and to its left; one quantity: the sum of an integer source, or the count
   cluster,       // one kernel in thread-block clusters, the blocks of a strip passing their column totals down
-                 // through each other's local memory: the CUDA backend on sm_90 and newer, the u8 sum of one
-                 // single-channel image of at most kIntegralClusterMaxSize into s32 or u32
+                 // through each other's local memory: the CUDA backend on sm_90 and newer, the u8 sum (or the
+                 // count) of one single-channel image of at most kIntegralClusterMaxSize into s32 or u32
 };
 
 // The largest image IntegralMethod::cluster takes.

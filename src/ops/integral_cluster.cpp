@@ -1,5 +1,5 @@
 // cluster: one launch in thread-block clusters (kernels/integral_cluster.cl) for small u8 images
-// on the CUDA backend, sm_90 and newer. The groups of a strip of 128 columns form one cluster and
+// (the sum, or the count of non-zero pixels) on the CUDA backend, sm_90 and newer. The groups of a strip of 128 columns form one cluster and
 // pass their bands' column totals down through each other's local memory, so that nothing but the
 // source and the output goes through global memory.
 #include <algorithm>
@@ -44,7 +44,7 @@ std::string cluster_refusal(const Queue& queue, const IntegralPlan& plan) {
     return "cluster needs thread-block clusters: the CUDA backend on an NVIDIA GPU of compute capability 9.0 or newer "
            "(this device: " + device.backend + ", " + device.name + ")";
   }
-  if (!plan.sum || plan.sqsum || plan.count) return "cluster computes the sum alone (resident also takes the count)";
+  if (!plan.sum || plan.sqsum) return "cluster computes one quantity, the sum or the count (tiled computes both sums)";
   if (plan.src->depth() != Depth::u8 || plan.channels != 1 || plan.batch != 1) {
     return "cluster takes one u8 image of one channel (resident takes the others)";
   }
@@ -72,6 +72,7 @@ Event launch_integral_cluster(Queue& queue, const IntegralPlan& plan) {
   const long long offset = src.offset_elements(), pitch = src.pitch_elements();
   BuildOptions options;
   options.define("SUM_T", plan.sum_depth == Depth::u32 ? "uint" : "int");
+  if (plan.count) options.define("COUNT", 1);
   options.define("RPW", shape.rows_per_warp).define("BANDS", shape.bands).define("MAXC", shape.pieces);
   options.define("SRC_WORDS", offset % 4 == 0 && pitch % 4 == 0 ? 1 : 0);
   options.define("SRC_SPANS", offset % 16 == 0 && pitch % 16 == 0 ? 1 : 0);

@@ -36,8 +36,8 @@ Event launch_integral_cluster(Queue& queue, const IntegralPlan& plan);
 // its work-group within the device's largest; check_... throws the reason where it does not.
 bool integral_resident_fits(const Queue& queue, const IntegralPlan& plan);
 void check_integral_resident(const Queue& queue, const IntegralPlan& plan);
-// Whether cluster takes the request: the CUDA backend on sm_90 or newer, the u8 sum of one image of
-// one channel into s32 or u32, at most 1664x768; check_... throws the reason where it does not.
+// Whether cluster takes the request: the CUDA backend on sm_90 or newer, the u8 sum or count of one
+// image of one channel into s32 or u32, at most 1664x768; check_... throws the reason where it does not.
 bool integral_cluster_fits(const Queue& queue, const IntegralPlan& plan);
 void check_integral_cluster(const Queue& queue, const IntegralPlan& plan);
 // resident's block shape: blocks of 128 columns by warps * rows_per_warp rows of one plane, a
