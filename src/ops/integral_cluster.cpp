@@ -1,7 +1,7 @@
 // cluster: one launch in thread-block clusters (kernels/integral_cluster.cl) for small u8 images
-// (the sum, or the count of non-zero pixels) on the CUDA backend, sm_90 and newer. The groups of a strip of 128 columns form one cluster and
-// pass their bands' column totals down through each other's local memory, so that nothing but the
-// source and the output goes through global memory.
+// (the sum, or the count of non-zero pixels) on the CUDA backend, sm_90 and newer. The groups of a
+// strip of 128 columns form one cluster and pass their bands' column totals down through each
+// other's local memory, so that nothing but the source and the output goes through global memory.
 #include <algorithm>
 #include <string>
 
