@@ -37,32 +37,44 @@ ClusterShape cluster_shape(int width, int height) {
   return s;
 }
 
-// Why the method cannot take the plan, or "".
-std::string cluster_refusal(const Queue& queue, const IntegralPlan& plan) {
+// What keeps the method from a plan: checked on every automatic call, so no message is built here.
+enum class Refusal { none, device, quantity, source, depth, size };
+
+Refusal refusal(const Queue& queue, const IntegralPlan& plan) {
   const DeviceInfo& device = queue.context().device();
-  if (device.backend != "cuda" || device.nvidia_arch < 90) {
-    return "cluster needs thread-block clusters: the CUDA backend on an NVIDIA GPU of compute capability 9.0 or newer "
-           "(this device: " + device.backend + ", " + device.name + ")";
-  }
-  if (!plan.sum || plan.sqsum) return "cluster computes one quantity, the sum or the count (tiled computes both sums)";
-  if (plan.src->depth() != Depth::u8 || plan.channels != 1 || plan.batch != 1) {
-    return "cluster takes one u8 image of one channel (resident takes the others)";
-  }
-  if (plan.sum_depth != Depth::s32 && plan.sum_depth != Depth::u32) return "cluster writes s32 or u32 sums";
-  if (plan.width > kMaxWidth || plan.height > kMaxHeight) {
-    return "cluster takes images of at most " + std::to_string(kMaxWidth) + "x" + std::to_string(kMaxHeight) +
-           " (resident takes larger ones)";
+  if (device.backend != "cuda" || device.nvidia_arch < 90) return Refusal::device;
+  if (!plan.sum || plan.sqsum) return Refusal::quantity;
+  if (plan.src->depth() != Depth::u8 || plan.channels != 1 || plan.batch != 1) return Refusal::source;
+  if (plan.sum_depth != Depth::s32 && plan.sum_depth != Depth::u32) return Refusal::depth;
+  if (plan.width > kMaxWidth || plan.height > kMaxHeight) return Refusal::size;
+  return Refusal::none;
+}
+
+std::string message(Refusal why, const DeviceInfo& device) {
+  switch (why) {
+    case Refusal::none: break;
+    case Refusal::device:
+      return "cluster needs thread-block clusters: the CUDA backend on an NVIDIA GPU of compute capability 9.0 or "
+             "newer (this device: " + device.backend + ", " + device.name + ")";
+    case Refusal::quantity: return "cluster computes one quantity, the sum or the count (tiled computes both sums)";
+    case Refusal::source: return "cluster takes one u8 image of one channel (resident takes the others)";
+    case Refusal::depth: return "cluster writes s32 or u32 sums";
+    case Refusal::size:
+      return "cluster takes images of at most " + std::to_string(kMaxWidth) + "x" + std::to_string(kMaxHeight) +
+             " (resident takes larger ones)";
   }
   return {};
 }
 
 }  // namespace
 
-bool integral_cluster_fits(const Queue& queue, const IntegralPlan& plan) { return cluster_refusal(queue, plan).empty(); }
+bool integral_cluster_fits(const Queue& queue, const IntegralPlan& plan) { return refusal(queue, plan) == Refusal::none; }
 
 void check_integral_cluster(const Queue& queue, const IntegralPlan& plan) {
-  const std::string why = cluster_refusal(queue, plan);
-  if (!why.empty()) throw Error(ErrorCode::invalid_argument, "integral", "method", why);
+  const Refusal why = refusal(queue, plan);
+  if (why != Refusal::none) {
+    throw Error(ErrorCode::invalid_argument, "integral", "method", message(why, queue.context().device()));
+  }
 }
 
 Event launch_integral_cluster(Queue& queue, const IntegralPlan& plan) {

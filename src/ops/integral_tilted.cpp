@@ -92,10 +92,10 @@ Event launch_skewed(Queue& queue, const IntegralPlan& plan) {
   both.width = skew_width;
   both.batch = 2 * batch;
   both.method = fastest_order_free_method(queue, both);
-  if (both.method == IntegralMethod::resident) {
-    launch_integral_resident(queue, both);
-  } else {
-    launch_integral_tiled(queue, both);
+  switch (both.method) {  // cluster takes one image, so a batch of two or more gets the others today
+    case IntegralMethod::resident: launch_integral_resident(queue, both); break;
+    case IntegralMethod::cluster: launch_integral_cluster(queue, both); break;
+    default: launch_integral_tiled(queue, both); break;
   }
 
   Launch combine(queue, program, "integral_tilted_combine");
