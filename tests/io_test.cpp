@@ -17,6 +17,7 @@
 #include <functional>
 #include <future>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -456,6 +457,66 @@ TEST(ProgramCacheFiles, AFifoAtAnEntryIsAMissWithoutWaiting) {
   finishes_within(60, [&] { EXPECT_TRUE(detail::load_cache_entry(entry, 42).empty()); }, "loading a FIFO entry");
   finishes_within(60, [&] { detail::store_cache_entry(entry, 42, std::vector<std::byte>(10)); }, "storing at a FIFO");
   EXPECT_TRUE(fs::is_fifo(entry));
+}
+
+// PoCL adds POCL_EXTRA_BUILD_FLAGS to every build (scripts/test.sh runs the C++ tests with
+// -cl-opt-disable): an entry built with them must not serve a process without them, or the reverse.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) saved_ = old;
+    if (value != nullptr) {
+      ::setenv(name, value, 1);
+    } else {
+      ::unsetenv(name);
+    }
+  }
+  ~ScopedEnv() {
+    if (saved_) {
+      ::setenv(name_, saved_->c_str(), 1);
+    } else {
+      ::unsetenv(name_);
+    }
+  }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+  std::optional<std::string> saved_;
+};
+
+TEST(ProgramCacheFiles, PoclsExtraBuildFlagsKeyEntriesOfTheirOwn) {
+  if (context().device().platform != "Portable Computing Language") GTEST_SKIP() << "PoCL only";
+  const HostImage a = random_image(5, 3, Format{Depth::u8, 1}, 1);
+  const HostImage sum = add(queue(), a, a);
+  TempDir dir;
+  const ScopedEnv cache("PLINTH_CACHE_DIR", (dir / "cache").c_str());
+  // A new context each time: its programs come from the disk cache or from a build.
+  const auto add_in_a_new_context = [&] {
+    Context c;
+    Queue q(c);
+    EXPECT_TRUE(images_equal(add(q, a, a), sum));
+    return program_counts(c);
+  };
+  std::size_t programs = 0;
+  {
+    const ScopedEnv flags("POCL_EXTRA_BUILD_FLAGS", nullptr);
+    const ProgramCounts first = add_in_a_new_context();
+    programs = first.compiled;
+    EXPECT_GE(programs, 1u);
+    EXPECT_EQ(first.disk_cache, 0u);
+    EXPECT_EQ(add_in_a_new_context().disk_cache, programs);
+  }
+  {
+    const ScopedEnv flags("POCL_EXTRA_BUILD_FLAGS", "-cl-opt-disable");
+    const ProgramCounts first = add_in_a_new_context();
+    EXPECT_EQ(first.disk_cache, 0u) << "an entry built without the flags served a build with them";
+    EXPECT_EQ(first.compiled, programs);
+    EXPECT_EQ(add_in_a_new_context().disk_cache, programs);
+  }
+  const ScopedEnv flags("POCL_EXTRA_BUILD_FLAGS", "");
+  EXPECT_EQ(add_in_a_new_context().disk_cache, programs) << "empty flags are no flags";
 }
 
 }  // namespace

@@ -192,6 +192,13 @@ std::shared_ptr<Program> ProgramCache::get(Device& device, std::string_view file
                                 std::string_view(info.device_version)}) {
     key = fnv1a(part, fnv1a("\x1f", key));
   }
+  // PoCL adds POCL_EXTRA_BUILD_FLAGS to every build it makes (scripts/test.sh sets -cl-opt-disable
+  // for the C++ tests): a binary built with them is another binary.
+  if (info.platform == "Portable Computing Language") {
+    if (const char* flags = std::getenv("POCL_EXTRA_BUILD_FLAGS"); flags != nullptr && *flags != '\0') {
+      key = fnv1a(flags, fnv1a("\x1f", key));
+    }
+  }
   const std::string name = hex(key);
 
   std::lock_guard lock(mutex_);
