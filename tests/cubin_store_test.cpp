@@ -17,6 +17,7 @@
 #include "backend/cuda/api.hpp"
 #include "backend/cuda/cubin_store.hpp"
 #include "core/kernel_source.hpp"
+#include "support/test_support.hpp"
 
 namespace plinth::test {
 namespace {
@@ -196,17 +197,12 @@ TEST(CubinStore, AMalformedIndexIsReportedOnEveryLookup) {
 }
 
 TEST(CubinStore, PlinthCubinDirNamesTheStoreOrTurnsItOff) {
-  const char* before = std::getenv("PLINTH_CUBIN_DIR");
-  const std::string saved = before ? before : "";
-  ::setenv("PLINTH_CUBIN_DIR", "/some/store", 1);
-  EXPECT_EQ(cuda::locate_cubin_store(), fs::path("/some/store"));
-  ::setenv("PLINTH_CUBIN_DIR", "off", 1);
-  EXPECT_TRUE(cuda::locate_cubin_store().empty());
-  if (before) {
-    ::setenv("PLINTH_CUBIN_DIR", saved.c_str(), 1);
-  } else {
-    ::unsetenv("PLINTH_CUBIN_DIR");
+  {
+    const ScopedEnv dir("PLINTH_CUBIN_DIR", "/some/store");
+    EXPECT_EQ(cuda::locate_cubin_store(), fs::path("/some/store"));
   }
+  const ScopedEnv off("PLINTH_CUBIN_DIR", "off");
+  EXPECT_TRUE(cuda::locate_cubin_store().empty());
 }
 
 // NVRTC (where installed; no GPU needed): two programs of kernels/programs.list compiled as the

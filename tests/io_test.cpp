@@ -17,7 +17,6 @@
 #include <functional>
 #include <future>
 #include <iostream>
-#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -461,31 +460,6 @@ TEST(ProgramCacheFiles, AFifoAtAnEntryIsAMissWithoutWaiting) {
 
 // PoCL adds POCL_EXTRA_BUILD_FLAGS to every build (scripts/test.sh runs the C++ tests with
 // -cl-opt-disable): an entry built with them must not serve a process without them, or the reverse.
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const char* value) : name_(name) {
-    if (const char* old = std::getenv(name)) saved_ = old;
-    if (value != nullptr) {
-      ::setenv(name, value, 1);
-    } else {
-      ::unsetenv(name);
-    }
-  }
-  ~ScopedEnv() {
-    if (saved_) {
-      ::setenv(name_, saved_->c_str(), 1);
-    } else {
-      ::unsetenv(name_);
-    }
-  }
-  ScopedEnv(const ScopedEnv&) = delete;
-  ScopedEnv& operator=(const ScopedEnv&) = delete;
-
- private:
-  const char* name_;
-  std::optional<std::string> saved_;
-};
-
 TEST(ProgramCacheFiles, PoclsExtraBuildFlagsKeyEntriesOfTheirOwn) {
   if (context().device().platform != "Portable Computing Language") GTEST_SKIP() << "PoCL only";
   const HostImage a = random_image(5, 3, Format{Depth::u8, 1}, 1);

@@ -24,6 +24,23 @@ void leave_pocl_builds_to_pocl(const Context& context) {
 
 }  // namespace
 
+ScopedEnv::ScopedEnv(const char* name, const char* value) : name_(name) {
+  if (const char* old = std::getenv(name)) saved_ = old;
+  if (value != nullptr) {
+    ::setenv(name, value, 1);
+  } else {
+    ::unsetenv(name);
+  }
+}
+
+ScopedEnv::~ScopedEnv() {
+  if (saved_) {
+    ::setenv(name_, saved_->c_str(), 1);
+  } else {
+    ::unsetenv(name_);
+  }
+}
+
 Context& context() {
   static Context c;
   static const bool cache_chosen = (leave_pocl_builds_to_pocl(c), true);

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <opencv2/core.hpp>
+#include <optional>
 #include <random>
 #include <string>
 
@@ -56,5 +57,19 @@ template <class F>
   }
   return ::testing::AssertionFailure() << "did not throw";
 }
+
+// Sets (or, with nullptr, unsets) an environment variable for the object's lifetime, then puts
+// back what was there.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const char* value);
+  ~ScopedEnv();
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+  std::optional<std::string> saved_;
+};
 
 }  // namespace plinth::test
