@@ -10,9 +10,10 @@ bash scripts/setup.sh
 # On PoCL (machines without a GPU, CI) most of the tests' time is PoCL compiling kernels with LLVM
 # at -O3. The C++ tests ask it for -O0 (-cl-opt-disable through PoCL's own POCL_EXTRA_BUILD_FLAGS;
 # other devices ignore it): the same OpenCL C semantics, results that must still match OpenCV
-# bit for bit, in a third to a sixth of the compile time. The tests whose time goes to running
-# kernels (tests/labels.cmake) and the Python tests below build at PoCL's default, so optimised
-# CPU code is still run and checked. Set POCL_EXTRA_BUILD_FLAGS (even empty) to choose.
+# bit for bit, in a third to a sixth of the compile time. Set POCL_EXTRA_BUILD_FLAGS (even empty)
+# to choose otherwise. The tests whose time goes to running kernels (tests/labels.cmake: their
+# ctest ENVIRONMENT empties the variable, whatever it was) and the Python tests below always build
+# at PoCL's default, so optimised CPU code is still run and checked.
 POCL_EXTRA_BUILD_FLAGS=${POCL_EXTRA_BUILD_FLAGS--cl-opt-disable} \
   ctest --test-dir build --output-on-failure -j "$(nproc)" --timeout 900
 # The Python package (python/): its venv, `pip install .` and pytest (scripts/python_test.sh).

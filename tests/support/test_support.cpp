@@ -19,10 +19,12 @@ namespace {
 // program once more, for any work-group size (about 3x the compile time of an integral test with
 // empty caches; docs/backends.md, "Compiled code and the cache"). The CLI's tests keep it on.
 void leave_pocl_builds_to_pocl(const Context& context) {
-  if (context.device().platform == "Portable Computing Language") ::setenv("PLINTH_CACHE_DIR", "off", 0);
+  if (on_pocl(context)) ::setenv("PLINTH_CACHE_DIR", "off", 0);
 }
 
 }  // namespace
+
+bool on_pocl(const Context& context) { return context.device().platform == "Portable Computing Language"; }
 
 ScopedEnv::ScopedEnv(const char* name, const char* value) : name_(name) {
   if (const char* old = std::getenv(name)) saved_ = old;
@@ -35,9 +37,9 @@ ScopedEnv::ScopedEnv(const char* name, const char* value) : name_(name) {
 
 ScopedEnv::~ScopedEnv() {
   if (saved_) {
-    ::setenv(name_, saved_->c_str(), 1);
+    ::setenv(name_.c_str(), saved_->c_str(), 1);
   } else {
-    ::unsetenv(name_);
+    ::unsetenv(name_.c_str());
   }
 }
 

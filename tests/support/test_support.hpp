@@ -17,6 +17,8 @@ namespace plinth::test {
 // One context and queue for the whole run, on the device the runtime selects (PLINTH_DEVICE).
 Context& context();
 Queue& queue();
+// Whether the context's device is PoCL's (the CPU device of CI and of machines without a GPU).
+bool on_pocl(const Context& context);
 
 // OpenCV's depth code of a plinth depth (u32 maps to CV_32S and u64/s64 to CV_64F-sized
 // storage is not needed: they have no OpenCV counterpart and are compared bitwise).
@@ -68,7 +70,7 @@ class ScopedEnv {
   ScopedEnv& operator=(const ScopedEnv&) = delete;
 
  private:
-  const char* name_;
+  std::string name_;
   std::optional<std::string> saved_;
 };
 
